@@ -1,0 +1,222 @@
+"""Two texts → shared shingles and the metrics that name what they measure; the side-by-side table.
+
+Let A and B be the sets of distinct shingles.  ``jaccard`` = |A∩B| / |A∪B|,
+``dice`` = 2|A∩B| / (|A| + |B|), ``containment_first`` = |A∩B| / |A| (how much of the first
+text is found in the second) and ``containment_second`` = |A∩B| / |B|.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .canonical import Canonical, canonicalize
+from .errors import ProfileError, TextTooShort
+from .profile import Profile, get_profile
+from .shingle import shingles
+from .tokenize import Fold
+
+__all__ = ["Comparison", "Table", "TooShort", "compare", "compare_sets", "compare_table"]
+
+
+def _folds(folds: tuple[Fold, ...]) -> list[dict[str, Any]]:
+    return [f.to_dict() for f in folds]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The metrics of two shingle sets, and the rules that produced them."""
+
+    profile: str
+    fingerprint: str
+    k: int
+    step: int
+    first_words: int
+    second_words: int
+    first_shingles: int
+    second_shingles: int
+    common: int
+    jaccard: float
+    dice: float
+    containment_first: float
+    containment_second: float
+    first_folds: tuple[Fold, ...] = ()
+    second_folds: tuple[Fold, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        data["first_folds"] = _folds(self.first_folds)
+        data["second_folds"] = _folds(self.second_folds)
+        return data
+
+
+@dataclass(frozen=True)
+class TooShort:
+    """A table cell for a k larger than one of the texts."""
+
+    profile: str
+    k: int
+    first_words: int
+    second_words: int
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile,
+            "k": self.k,
+            "too_short": True,
+            "first_words": self.first_words,
+            "second_words": self.second_words,
+            "message": self.message,
+        }
+
+
+def compare_sets(first: set[Any], second: set[Any]) -> tuple[int, float, float, float, float]:
+    """``(common, jaccard, dice, containment_first, containment_second)`` of two non-empty sets."""
+    if not first or not second:
+        raise ValueError("both shingle sets must be non-empty: empty sets are not similar")
+    common = len(first & second)
+    union = len(first) + len(second) - common
+    return (
+        common,
+        common / union,
+        2 * common / (len(first) + len(second)),
+        common / len(first),
+        common / len(second),
+    )
+
+
+def _pair(
+    first: str | Canonical, second: str | Canonical, profile: Profile
+) -> tuple[Canonical, Canonical]:
+    sides = []
+    for text in (first, second):
+        if isinstance(text, Canonical):
+            if text.fingerprint != profile.fingerprint:
+                raise ProfileError(
+                    f"a text canonicalized under profile {text.profile.name} "
+                    f"({text.fingerprint}) cannot be compared under {profile.name} "
+                    f"({profile.fingerprint}): canonicalize both with one profile"
+                )
+            sides.append(text)
+        else:
+            sides.append(canonicalize(text, profile))
+    return sides[0], sides[1]
+
+
+def _measure(a: Canonical, b: Canonical, k: int, step: int) -> Comparison:
+    for label, side in (("first text", a), ("second text", b)):
+        if len(side) < k:
+            raise TextTooShort(len(side), k, label)
+    first, second = shingles(a.tokens, k, step), shingles(b.tokens, k, step)
+    common, jaccard, dice, cont_a, cont_b = compare_sets(first, second)
+    return Comparison(
+        profile=a.profile.name,
+        fingerprint=a.fingerprint,
+        k=k,
+        step=step,
+        first_words=len(a),
+        second_words=len(b),
+        first_shingles=len(first),
+        second_shingles=len(second),
+        common=common,
+        jaccard=jaccard,
+        dice=dice,
+        containment_first=cont_a,
+        containment_second=cont_b,
+        first_folds=a.folds,
+        second_folds=b.folds,
+    )
+
+
+def compare(
+    first: str | Canonical,
+    second: str | Canonical,
+    *,
+    k: int = 3,
+    profile: str | Profile = "lemma",
+    step: int = 1,
+) -> Comparison:
+    """Compare two texts by their k-word shingles, both under the same ``profile``.
+
+    Raises :class:`canon.TextTooShort` when either text has fewer than ``k`` canonical words.
+    """
+    chosen = get_profile(profile)
+    a, b = _pair(first, second, chosen)
+    return _measure(a, b, k, step)
+
+
+@dataclass(frozen=True)
+class Table:
+    """Comparisons for every profile × k: ``cells[(profile_name, k)]``."""
+
+    ks: tuple[int, ...]
+    profiles: tuple[Profile, ...]
+    cells: dict[tuple[str, int], Comparison | TooShort]
+    words: dict[str, tuple[int, int]]
+    folds: dict[str, tuple[tuple[Fold, ...], tuple[Fold, ...]]]
+
+    def cell(self, profile: str, k: int) -> Comparison | TooShort:
+        return self.cells[(profile, k)]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ks": list(self.ks),
+            "profiles": [
+                {
+                    "profile": p.name,
+                    "fingerprint": p.fingerprint,
+                    "settings": p.settings(),
+                    "first_words": self.words[p.name][0],
+                    "second_words": self.words[p.name][1],
+                    "first_folds": _folds(self.folds[p.name][0]),
+                    "second_folds": _folds(self.folds[p.name][1]),
+                }
+                for p in self.profiles
+            ],
+            "rows": [
+                {
+                    "k": k,
+                    **{
+                        p.name: {
+                            key: value
+                            for key, value in self.cells[(p.name, k)].to_dict().items()
+                            if key not in ("first_folds", "second_folds")
+                        }
+                        for p in self.profiles
+                    },
+                }
+                for k in self.ks
+            ],
+        }
+
+
+def compare_table(
+    first: str,
+    second: str,
+    ks: Iterable[int] = (3, 4, 5),
+    profiles: Iterable[str | Profile] = ("raw", "lemma"),
+    *,
+    step: int = 1,
+) -> Table:
+    """Raw vs lemmatized (or any profiles) side by side for several k; each text is
+    canonicalized once per profile.  A k longer than a text gives a :class:`TooShort` cell."""
+    ks = tuple(ks)
+    chosen = tuple(get_profile(p) for p in profiles)
+    names = [p.name for p in chosen]
+    if len(set(names)) != len(names):
+        raise ProfileError(f"profile names repeat in {names}: give each profile its own name")
+    cells: dict[tuple[str, int], Comparison | TooShort] = {}
+    words: dict[str, tuple[int, int]] = {}
+    folds: dict[str, tuple[tuple[Fold, ...], tuple[Fold, ...]]] = {}
+    for profile in chosen:
+        a, b = _pair(first, second, profile)
+        words[profile.name] = (len(a), len(b))
+        folds[profile.name] = (a.folds, b.folds)
+        for k in ks:
+            try:
+                cells[(profile.name, k)] = _measure(a, b, k, step)
+            except TextTooShort as short:
+                cells[(profile.name, k)] = TooShort(profile.name, k, len(a), len(b), str(short))
+    return Table(ks, chosen, cells, words, folds)

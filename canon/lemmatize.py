@@ -1,0 +1,124 @@
+"""Word form → lemma (pymorphy3) or stem (NLTK Snowball): the only importer of either library.
+
+Word frequencies follow Zipf's law, so most tokens of a text are forms already seen: every
+distinct form is analysed once per process and remembered, and a batch of tokens is mapped
+through that cache at C speed.  The analyzer and stemmers are built on first use, so importing
+canon (and ``canon --help``) stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from .errors import MissingResource
+
+__all__ = ["analyzer_version", "base_forms", "parts_of_speech"]
+
+_CYRILLIC = re.compile(r"[а-яё]")
+_LATIN_ONLY = re.compile(r"[a-z]+")
+_HAS_LETTER = re.compile(r"[^\W\d_]")
+_CACHE_LIMIT = 2_000_000  # distinct forms per method; a real corpus stays far below
+
+_forms: dict[tuple[str, bool], dict[str, str]] = {}
+_YO = str.maketrans("ё", "е")
+_pos: dict[str, str] = {}
+
+
+@cache
+def _analyzer() -> Any:
+    try:
+        import pymorphy3
+    except ImportError as exc:  # pragma: no cover - a declared dependency
+        raise MissingResource("pymorphy3 is not installed: pip install 'pymorphy3[fast]'") from exc
+    try:
+        return pymorphy3.MorphAnalyzer(lang="ru")
+    except (ValueError, OSError) as exc:  # pragma: no cover - the dictionary is a dependency
+        raise MissingResource(
+            "pymorphy3's Russian dictionary is missing: pip install pymorphy3-dicts-ru"
+        ) from exc
+
+
+@cache
+def _stemmers() -> tuple[Callable[[str], str], Callable[[str], str]]:
+    from nltk.stem.snowball import SnowballStemmer
+
+    return SnowballStemmer("russian").stem, SnowballStemmer("english").stem
+
+
+def _lemma(form: str) -> str:
+    if not _HAS_LETTER.search(form) or form.isascii():
+        return form  # numbers and Latin words: pymorphy3 would return them unchanged
+    parse = _analyzer().parse(form)[0]
+    _pos[form] = str(parse.tag.POS or "")
+    return parse.normal_form
+
+
+def _stem_part(part: str) -> str:
+    russian, english = _stemmers()
+    if _CYRILLIC.search(part):
+        return russian(part)
+    if _LATIN_ONLY.fullmatch(part):
+        return english(part)
+    return part
+
+
+def _stem(form: str) -> str:
+    return "-".join(_stem_part(p) for p in form.split("-"))
+
+
+_METHODS: dict[str, Callable[[str], str]] = {"lemma": _lemma, "stem": _stem}
+
+
+def base_forms(tokens: list[str], method: str, yo_fold: bool = False) -> list[str]:
+    """Replace each token by its lemma (``method="lemma"``) or stem (``"stem"``).
+
+    pymorphy3 restores ``ё`` in lemmas (``котенок`` → ``котёнок``); ``yo_fold`` writes it as
+    ``е`` again.
+    """
+    known = _forms.setdefault((method, yo_fold), {})
+    missing = set(tokens).difference(known)
+    if missing:
+        if len(known) + len(missing) > _CACHE_LIMIT:
+            known.clear()
+            missing = set(tokens)
+        analyse = _METHODS[method]
+        for form in missing:
+            base = analyse(form)
+            known[form] = base.translate(_YO) if yo_fold else base
+    return list(map(known.__getitem__, tokens))
+
+
+def parts_of_speech(tokens: Iterable[str]) -> list[str]:
+    """pymorphy3's part-of-speech tag (``PREP``, ``CONJ``, ...) of each token's first parse."""
+    result = []
+    for token in tokens:
+        if token not in _pos:
+            _lemma(token)
+        result.append(_pos.get(token, ""))
+    return result
+
+
+@cache
+def analyzer_version(method: str) -> str:
+    """What produced the base forms, for the profile's fingerprint (no analyzer is loaded)."""
+    if method == "stem":
+        return f"nltk-snowball {metadata.version('nltk')}"
+    if method != "lemma":
+        return ""
+    try:
+        import pymorphy3_dicts_ru
+    except ImportError as exc:  # pragma: no cover - a declared dependency
+        raise MissingResource(
+            "pymorphy3-dicts-ru is missing: pip install pymorphy3-dicts-ru"
+        ) from exc
+    meta = dict(json.loads(Path(pymorphy3_dicts_ru.get_path(), "meta.json").read_text("utf-8")))
+    return (
+        f"pymorphy3 {metadata.version('pymorphy3')}; opencorpora {meta.get('source_version')}"
+        f" rev {meta.get('source_revision')}; format {meta.get('format_version')}"
+    )

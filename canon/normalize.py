@@ -1,0 +1,205 @@
+"""Unicode normalization that remembers where every normalized character came from.
+
+The reference rules (seed 000) normalize the whole text with NFKC and then casefold it.  Both
+operations can change lengths (``…`` becomes ``...``, ``№`` becomes ``no``, a letter and a
+combining mark become one letter), so a token found in the normalized text cannot be located
+in the original by its offsets alone.  :func:`normalize` splits the text into units that
+normalize independently, records where each unit's output starts, and checks that the
+concatenation equals the whole-text normalization: the normalized text is therefore always
+exactly the reference's, and spans are as fine as the text allows.
+
+Most Russian text consists of characters that NFKC and casefold map one to one ("plain"
+characters); only the rare others (``…``, no-break spaces, combining marks, soft hyphens) are
+normalized unit by unit, so the common case costs two C-level passes.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import cache
+
+__all__ = ["Normalized", "normalize"]
+
+# Blocks in which no starter composes with a preceding starter (unlike Hangul or some Indic
+# vowel signs), so a run of plain characters from them never interacts with its neighbours.
+_PLAIN_BLOCKS = ((0x0000, 0x024F), (0x0370, 0x03FF), (0x0400, 0x052F), (0x2000, 0x206F))
+_UNSTABLE_CATEGORIES = {"Mn", "Mc", "Me", "Cf", "Cs", "Co", "Cn"}
+# Characters removed by ``strip_marks``: stress accents and invisible format characters that
+# copywriters insert inside words (soft hyphen, zero-width space and joiners, BOM).
+_STRESS_MARKS = "\u0300\u0301"
+_YO = str.maketrans("ёЁ", "еЕ")
+
+
+def _is_plain(char: str) -> bool:
+    return (
+        unicodedata.category(char) not in _UNSTABLE_CATEGORIES
+        and unicodedata.combining(char) == 0
+        and unicodedata.normalize("NFKC", char) == char
+        and unicodedata.normalize("NFC", char) == char
+        and len(char.casefold()) == 1
+    )
+
+
+@cache
+def _non_plain_runs(form: str) -> re.Pattern[str]:
+    plain = [chr(c) for lo, hi in _PLAIN_BLOCKS for c in range(lo, hi + 1) if _is_plain(chr(c))]
+    if form != "NFKC":
+        plain = [c for c in plain if unicodedata.normalize(form, c) == c]
+    klass = "".join(re.escape(c) for c in plain)
+    return re.compile(f"[^{klass}]+")
+
+
+@cache
+def _strip_table() -> dict[int, None]:
+    return {ord(c): None for c in _STRESS_MARKS}
+
+
+def _strip(text: str) -> str:
+    text = text.translate(_strip_table())
+    if text.isascii():
+        return text
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
+
+
+@dataclass(frozen=True, slots=True)
+class _Edit:
+    norm_start: int
+    norm_end: int
+    orig_start: int
+    orig_end: int
+
+
+class Normalized:
+    """A normalized text and the map from its offsets back to the original text."""
+
+    __slots__ = ("_edits", "_starts", "original", "text")
+
+    def __init__(self, original: str, text: str, edits: list[_Edit]) -> None:
+        self.original = original
+        self.text = text
+        self._edits = edits
+        self._starts = [e.norm_start for e in edits]
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """Map the normalized range ``[start, end)`` (``end > start``) to the original text."""
+        if not self._edits:
+            return start, end
+        return self._orig_start(start), self._orig_end(end - 1)
+
+    def _locate(self, pos: int) -> tuple[_Edit | None, int]:
+        i = bisect_right(self._starts, pos) - 1
+        if i < 0:
+            return None, 0
+        edit = self._edits[i]
+        if pos < edit.norm_end:
+            return edit, 0
+        return None, edit.orig_end - edit.norm_end
+
+    def _orig_start(self, pos: int) -> int:
+        edit, delta = self._locate(pos)
+        return edit.orig_start if edit else pos + delta
+
+    def _orig_end(self, last: int) -> int:
+        edit, delta = self._locate(last)
+        return edit.orig_end if edit else last + delta + 1
+
+
+def _apply(text: str, form: str, casefold: bool) -> str:
+    text = unicodedata.normalize(form, text)
+    return text.casefold() if casefold else text
+
+
+def _groups(segment: str) -> list[str]:
+    """Split at each starter: a base character and the combining marks after it."""
+    groups: list[str] = []
+    for char in segment:
+        if groups and unicodedata.combining(char):
+            groups[-1] += char
+        else:
+            groups.append(char)
+    return groups
+
+
+def _build(text: str, form: str, casefold: bool, fine: bool) -> tuple[str, list[_Edit]]:
+    """Normalize unit by unit; ``fine`` splits non-plain runs at starters."""
+    pieces: list[str] = []
+    edits: list[_Edit] = []
+    pos = npos = 0
+    for match in _non_plain_runs(form).finditer(text):
+        start, end = match.span()
+        if start > pos:  # the plain character before a run may compose with it
+            start -= 1
+        plain = _apply(text[pos:start], form, casefold)
+        pieces.append(plain)
+        npos += len(plain)
+        units = _groups(text[start:end]) if fine else [text[start:end]]
+        ostart = start
+        for unit in units:
+            out = _apply(unit, form, casefold)
+            pieces.append(out)
+            edits.append(_Edit(npos, npos + len(out), ostart, ostart + len(unit)))
+            npos += len(out)
+            ostart += len(unit)
+        pos = end
+    pieces.append(_apply(text[pos:], form, casefold))
+    return "".join(pieces), edits
+
+
+def _strip_edits(text: str, edits: list[_Edit]) -> tuple[str, list[_Edit]]:
+    """Remove stress marks and format characters; they only ever sit in non-plain units."""
+    pieces: list[str] = []
+    stripped: list[_Edit] = []
+    pos = shift = 0
+    for edit in edits:
+        pieces.append(text[pos : edit.norm_start])
+        out = _strip(text[edit.norm_start : edit.norm_end])
+        start = edit.norm_start - shift
+        stripped.append(_Edit(start, start + len(out), edit.orig_start, edit.orig_end))
+        pieces.append(out)
+        shift += (edit.norm_end - edit.norm_start) - len(out)
+        pos = edit.norm_end
+    pieces.append(text[pos:])
+    return "".join(pieces), stripped
+
+
+def normalize(
+    text: str,
+    *,
+    form: str = "NFKC",
+    casefold: bool = True,
+    strip_marks: bool = False,
+    yo_fold: bool = False,
+) -> Normalized:
+    """Normalize ``text`` (Unicode ``form``, then ``casefold``) keeping a map to the original.
+
+    ``form`` is ``"NFKC"`` (the reference) or ``"NFC"``.  ``strip_marks`` then removes stress
+    accents (U+0300, U+0301) and invisible format characters such as the soft hyphen and the
+    zero-width space; it never touches letters, so ``й`` stays ``й``.  ``yo_fold`` writes
+    ``ё`` as ``е``.
+    """
+    norm = _normalize(text, form, casefold, strip_marks)
+    if yo_fold:
+        norm.text = norm.text.translate(_YO)
+    return norm
+
+
+def _normalize(text: str, form: str, casefold: bool, strip_marks: bool) -> Normalized:
+    if not isinstance(text, str):
+        raise TypeError(f"expected text (str), got {type(text).__name__}")
+    if form not in ("NFKC", "NFC"):
+        raise ValueError(f"unknown Unicode form {form!r}: use NFKC or NFC")
+    if _non_plain_runs(form).search(text) is None:
+        return Normalized(text, text.casefold() if casefold else text, [])
+    whole = _apply(text, form, casefold)
+    for fine in (True, False):
+        out, edits = _build(text, form, casefold, fine)
+        if out == whole:
+            break
+    else:  # units interact (e.g. Hangul jamo): one unit, still exactly the reference text
+        out, edits = whole, [_Edit(0, len(whole), 0, len(text))]
+    if strip_marks:
+        out, edits = _strip_edits(out, edits)
+    return Normalized(text, out, edits)

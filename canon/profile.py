@@ -1,0 +1,168 @@
+"""The Profile: every rule that turns a text into canonical tokens, and its fingerprint.
+
+Both texts of a comparison, and every document of an index, go through one Profile.  Its
+``fingerprint`` hashes all the settings, the contents of the word lists it names and the
+version of the lemmatizer's dictionary, so two numbers produced under different rules can
+always be told apart.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import cache
+from typing import Literal
+
+from .errors import ProfileError
+from .lemmatize import analyzer_version
+from .stopwords import list_words, read_synonyms, resolve_list
+
+__all__ = ["BUILTIN_PROFILES", "CANONICAL_FORM_VERSION", "Profile", "get_profile"]
+
+# Bumped whenever the code changes what a profile produces, so stored fingerprints change too.
+CANONICAL_FORM_VERSION = 1
+
+Morphology = Literal["none", "lemma", "stem"]
+_POS_TAGS = frozenset(
+    [
+        "NOUN",
+        "ADJF",
+        "ADJS",
+        "COMP",
+        "VERB",
+        "INFN",
+        "PRTF",
+        "PRTS",
+        "GRND",
+        "NUMR",
+        "ADVB",
+        "NPRO",
+        "PRED",
+        "PREP",
+        "CONJ",
+        "PRCL",
+        "INTJ",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A frozen, hashable set of canonicalization rules.
+
+    - ``unicode_form``: ``"NFKC"`` (compatibility forms folded, as the reference) or ``"NFC"``.
+    - ``casefold``: fold case with ``str.casefold``.
+    - ``yo_fold``: write ``ё`` as ``е`` (before and after lemmatization).
+    - ``keep_hyphens``: ``из-за`` and ``SEO-специалист`` stay one word; otherwise a hyphen
+      splits words, as the reference does.
+    - ``strip_marks``: remove stress accents and invisible format characters (soft hyphen,
+      zero-width space) that can hide inside words; letters such as ``й`` are never touched.
+    - ``fold_confusables``: a word mixing Cyrillic with Latin look-alike letters (``сoбака``
+      with a Latin ``o``) is written in Cyrillic; each fold is reported.
+    - ``morphology``: ``"none"``, ``"lemma"`` (pymorphy3 normal forms) or ``"stem"`` (Snowball).
+    - ``stopwords``: word lists (built-in names, ``nltk:russian``, or file paths) whose words
+      are dropped, matched after the same normalization as the text.
+    - ``keep_negation``: words of the ``ru-negation`` list are kept even when a list or
+      ``drop_pos`` would drop them; when false they are dropped.
+    - ``drop_pos``: pymorphy3 part-of-speech tags to drop (``PREP``, ``CONJ``, ``PRCL``, ``INTJ``).
+    - ``synonyms``: a synonym file; every word of a group becomes the group's first word.
+
+    ``name`` is a label only: it is not part of the fingerprint.
+    """
+
+    name: str = "custom"
+    unicode_form: Literal["NFKC", "NFC"] = "NFKC"
+    casefold: bool = True
+    yo_fold: bool = False
+    keep_hyphens: bool = False
+    strip_marks: bool = False
+    fold_confusables: bool = False
+    morphology: Morphology = "none"
+    stopwords: tuple[str, ...] = ()
+    keep_negation: bool = True
+    drop_pos: tuple[str, ...] = ()
+    synonyms: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.unicode_form not in ("NFKC", "NFC"):
+            raise ProfileError(f"unknown Unicode form {self.unicode_form!r}: use NFKC or NFC")
+        if self.morphology not in ("none", "lemma", "stem"):
+            raise ProfileError(f"unknown morphology {self.morphology!r}: use none, lemma or stem")
+        unknown = sorted(set(self.drop_pos) - _POS_TAGS)
+        if unknown:
+            raise ProfileError(
+                f"unknown part-of-speech tag {unknown[0]!r}: use pymorphy3 tags such as "
+                "PREP, CONJ, PRCL, INTJ"
+            )
+        # Word lists are resolved to stable keys (built-in name or absolute path) once.
+        object.__setattr__(self, "stopwords", tuple(resolve_list(s) for s in self.stopwords))
+        object.__setattr__(self, "drop_pos", tuple(sorted(set(self.drop_pos))))
+        if self.synonyms is not None:
+            object.__setattr__(self, "synonyms", resolve_list(self.synonyms))
+
+    def replace(self, **changes: object) -> Profile:
+        """A copy with some settings changed (a derived profile is named ``custom``)."""
+        changes.setdefault("name", "custom")
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    def settings(self) -> dict[str, object]:
+        """Every rule as plain data, the name left out."""
+        data = dataclasses.asdict(self)
+        del data["name"]
+        return data
+
+    @property
+    def fingerprint(self) -> str:
+        """A short stable hash of the rules, the word lists' contents and the analyzer version."""
+        return _fingerprint(self)
+
+
+@cache
+def _fingerprint(profile: Profile) -> str:
+    lists = {key: sorted(set(list_words(key))) for key in profile.stopwords}
+    payload = {
+        "canonical_form_version": CANONICAL_FORM_VERSION,
+        "settings": profile.settings(),
+        "stopwords": lists,
+        "negation": sorted(set(list_words("ru-negation"))) if lists or profile.drop_pos else [],
+        "synonyms": read_synonyms(profile.synonyms) if profile.synonyms else [],
+        "analyzer": analyzer_version(profile.morphology),
+    }
+    # Paths differ between machines; the contents above are what matter.
+    payload["settings"]["stopwords"] = [_portable(k) for k in profile.stopwords]  # type: ignore[index]
+    payload["settings"]["synonyms"] = _portable(profile.synonyms) if profile.synonyms else None  # type: ignore[index]
+    blob = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+
+def _portable(key: str) -> str:
+    return key if "/" not in key and "\\" not in key else "file"
+
+
+_LEMMA_RULES: dict[str, object] = {
+    "yo_fold": True,
+    "keep_hyphens": True,
+    "strip_marks": True,
+    "fold_confusables": True,
+    "stopwords": ("ru", "en"),
+    "keep_negation": True,
+}
+
+BUILTIN_PROFILES: dict[str, Profile] = {
+    "raw": Profile(name="raw"),
+    "lemma": Profile(name="lemma", morphology="lemma", **_LEMMA_RULES),  # type: ignore[arg-type]
+    "stem": Profile(name="stem", morphology="stem", **_LEMMA_RULES),  # type: ignore[arg-type]
+}
+
+
+def get_profile(profile: str | Profile) -> Profile:
+    """A built-in profile by name, or the given Profile itself."""
+    if isinstance(profile, Profile):
+        return profile
+    try:
+        return BUILTIN_PROFILES[profile]
+    except (KeyError, TypeError):
+        names = ", ".join(BUILTIN_PROFILES)
+        raise ProfileError(f"unknown profile {profile!r}: use one of {names}") from None

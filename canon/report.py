@@ -1,0 +1,139 @@
+"""Results → the terminal (rich).  JSON comes straight from each result's ``to_dict``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table as RichTable
+
+from .canonical import Canonical
+from .compare import Comparison, Table
+from .profile import Profile
+from .sources import Document
+from .tokenize import Fold
+
+__all__ = ["describe", "print_profiles", "print_table", "print_tokens"]
+
+_METRICS = (
+    ("jaccard", "Jaccard"),
+    ("dice", "Dice"),
+    ("containment_first", "A in B"),
+    ("containment_second", "B in A"),
+)
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=False)
+
+
+def describe(profile: Profile) -> str:
+    """The rules of a profile in a few words."""
+    s = profile.settings()
+    parts = [str(s["unicode_form"])]
+    if s["casefold"]:
+        parts.append("casefold")
+    if s["morphology"] != "none":
+        parts.append({"lemma": "pymorphy3 lemmas", "stem": "Snowball stems"}[str(s["morphology"])])
+    parts.append("hyphenated words whole" if s["keep_hyphens"] else "hyphens split words")
+    for key, label in (
+        ("yo_fold", "ё→е"),
+        ("strip_marks", "stress marks and invisible characters removed"),
+        ("fold_confusables", "Latin look-alikes folded"),
+    ):
+        if s[key]:
+            parts.append(label)
+    if profile.stopwords:
+        names = [k if "/" not in k else k.rsplit("/", 1)[-1] for k in profile.stopwords]
+        negation = "negation kept" if profile.keep_negation else "negation dropped"
+        parts.append(f"stop lists {'+'.join(names)} ({negation})")
+    if profile.drop_pos:
+        parts.append(f"drops {','.join(profile.drop_pos)}")
+    if profile.synonyms:
+        parts.append("synonyms merged")
+    return ", ".join(parts)
+
+
+def _document_line(label: str, doc: Document) -> str:
+    title = f" «{escape(doc.title)}»" if doc.title else ""
+    return (
+        f"[bold]{label}[/]  {escape(doc.source)}{title}  "
+        f"[dim]({doc.method}, {doc.encoding}, {doc.chars:,} chars)[/]"
+    )
+
+
+def _folds_line(label: str, folds: Sequence[Fold]) -> str:
+    shown = ", ".join(f"{escape(f.original)}@{f.start}" for f in folds[:8])
+    more = f" and {len(folds) - 8} more" if len(folds) > 8 else ""
+    word = "word" if len(folds) == 1 else "words"
+    return (
+        f"[yellow]{label}: {len(folds)} {word} with Latin look-alike letters "
+        f"folded to Cyrillic: {shown}{more}[/]"
+    )
+
+
+def print_table(table: Table, docs: Sequence[Document]) -> None:
+    console = _console()
+    for label, doc in zip("AB", docs):
+        console.print(_document_line(label, doc))
+    grid = RichTable(show_edge=False, pad_edge=False, header_style="bold")
+    grid.add_column("k", justify="right")
+    grid.add_column("profile")
+    for _, title in _METRICS:
+        grid.add_column(title, justify="right")
+    grid.add_column("shared", justify="right")
+    grid.add_column("shingles A/B", justify="right", style="dim")
+    for k in table.ks:
+        for i, profile in enumerate(table.profiles):
+            cell = table.cell(profile.name, k)
+            row = [str(k) if i == 0 else "", profile.name]
+            if isinstance(cell, Comparison):
+                row += [f"{getattr(cell, key):.1%}" for key, _ in _METRICS]
+                row += [f"{cell.common:,}", f"{cell.first_shingles:,}/{cell.second_shingles:,}"]
+            else:
+                row += ["too short", "", "", "", "", ""]
+            grid.add_row(*row, end_section=i == len(table.profiles) - 1)
+    console.print()
+    console.print(grid)
+    console.print()
+    for profile in table.profiles:
+        a, b = table.words[profile.name]
+        console.print(
+            f"[bold]{profile.name}[/] {profile.fingerprint}  words A {a:,}, B {b:,}  "
+            f"[dim]{escape(describe(profile))}[/]"
+        )
+    folded = {
+        label: folds
+        for profile in table.profiles
+        for label, folds in zip("AB", table.folds[profile.name])
+        if folds
+    }
+    for label, folds in folded.items():
+        console.print(_folds_line(label, folds))
+    console.print(
+        "[dim]Jaccard = shared/(A∪B); Dice = 2·shared/(A+B); A in B = shared/A (share of A "
+        "found in B). Counts are distinct shingles.[/]"
+    )
+
+
+def print_tokens(canonical: Canonical, doc: Document, *, with_spans: bool) -> None:
+    console = _console()
+    if with_spans:
+        for token, (start, end) in zip(canonical.tokens, canonical.spans):
+            console.print(f"{start}\t{end}\t{escape(doc.text[start:end])}\t{escape(token)}")
+    else:
+        console.print(escape(" ".join(canonical.tokens)), soft_wrap=True)
+    err = Console(stderr=True, highlight=False)
+    err.print(
+        f"[dim]{canonical.profile.name} {canonical.fingerprint}: {len(canonical):,} words, "
+        f"{canonical.dropped:,} dropped as stop words[/]"
+    )
+    if canonical.folds:
+        err.print(_folds_line(doc.source, canonical.folds))
+
+
+def print_profiles(profiles: Sequence[Profile]) -> None:
+    console = _console()
+    for profile in profiles:
+        console.print(f"[bold]{profile.name}[/] {profile.fingerprint}  {escape(describe(profile))}")

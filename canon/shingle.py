@@ -1,0 +1,89 @@
+"""Tokens → k-word shingles (sliding windows) and their stable 64-bit hashes.
+
+A shingle set keeps each distinct window once: repeating a fragment adds no weight.
+
+The hash of a shingle is defined so that anyone can recompute it, on any platform:
+
+- each token's hash is ``xxh3_64`` (seed 0) of its UTF-8 bytes;
+- a window of tokens ``t1 … tk`` hashes to ``h_k``, where ``h_0 = k · 0x9E3779B97F4A7C15`` and
+  ``h_j = fmix64(h_{j-1} XOR hash(t_j))``, all arithmetic modulo 2**64, ``fmix64`` being
+  MurmurHash3's 64-bit finalizer (a bijection).
+
+The chain runs over whole arrays of windows at once in NumPy, which is far faster than hashing
+each shingle's bytes in a Python loop, and never uses Python's salted ``hash()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import xxhash
+
+__all__ = ["shingle_hashes", "shingles", "token_hashes", "window_count"]
+
+_GOLDEN = 0x9E3779B97F4A7C15
+_M1 = np.uint64(0xFF51AFD7ED558CCD)
+_M2 = np.uint64(0xC4CEB9FE1A85EC53)
+_S33 = np.uint64(33)
+
+
+def _check(k: int, step: int) -> None:
+    if type(k) is not int or k < 1:
+        raise ValueError(f"shingle size k must be a positive integer, got {k!r}")
+    if type(step) is not int or step < 1:
+        raise ValueError(f"shingle step must be a positive integer, got {step!r}")
+
+
+def window_count(n: int, k: int, step: int = 1) -> int:
+    """How many windows of ``k`` words, ``step`` apart, fit in ``n`` words."""
+    _check(k, step)
+    return 0 if n < k else (n - k) // step + 1
+
+
+def shingles(tokens: Sequence[str], k: int, step: int = 1) -> set[tuple[str, ...]]:
+    """The set of distinct k-word windows, starting every ``step`` words."""
+    count = window_count(len(tokens), k, step)
+    tokens = tuple(tokens)
+    return {tokens[i : i + k] for i in range(0, count * step, step)}
+
+
+def token_hashes(tokens: Sequence[str]) -> np.ndarray:
+    """xxh3_64 of each token's UTF-8 bytes, as a ``uint64`` array; each distinct token hashed once."""
+    distinct = {t: xxhash.xxh3_64_intdigest(t.encode("utf-8")) for t in set(tokens)}
+    return np.fromiter(map(distinct.__getitem__, tokens), dtype=np.uint64, count=len(tokens))
+
+
+def _fmix64(x: np.ndarray) -> np.ndarray:
+    x ^= x >> _S33
+    x *= _M1
+    x ^= x >> _S33
+    x *= _M2
+    x ^= x >> _S33
+    return x
+
+
+def shingle_hashes(tokens: Sequence[str], k: int, step: int = 1) -> np.ndarray:
+    """The sorted distinct 64-bit hashes of the shingles (see the module's definition)."""
+    count = window_count(len(tokens), k, step)
+    if count == 0:
+        return np.empty(0, dtype=np.uint64)
+    hashes = token_hashes(tokens)
+    h = np.full(count, (k * _GOLDEN) % 2**64, dtype=np.uint64)
+    stop = (count - 1) * step + 1
+    with np.errstate(over="ignore"):
+        for j in range(k):
+            h ^= hashes[j : j + stop : step]
+            _fmix64(h)
+    return _sorted_distinct(h)
+
+
+def _sorted_distinct(values: np.ndarray) -> np.ndarray:
+    """Sort and drop repeats; ``np.unique`` is several times slower on uint64 in NumPy 2.x."""
+    values.sort()
+    if len(values) < 2:
+        return values
+    keep = np.empty(len(values), dtype=bool)
+    keep[0] = True
+    np.not_equal(values[1:], values[:-1], out=keep[1:])
+    return values[keep]

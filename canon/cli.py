@@ -1,4 +1,4 @@
-"""The ``canon`` command: thin commands over the library; a user's mistake is one line and exit 2."""
+"""The ``canon`` command: thin commands over the library; a user's mistake is one line, exit 2."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ EXIT_BAD_INPUT = 2
 
 
 class _Group(click.Group):
-    """Turns CanonError into a one-line message and exit code 2 (``--debug`` shows the traceback)."""
+    """CanonError → a one-line message and exit code 2 (``--debug`` shows the traceback)."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

@@ -26,25 +26,7 @@ CANONICAL_FORM_VERSION = 1
 
 Morphology = Literal["none", "lemma", "stem"]
 _POS_TAGS = frozenset(
-    [
-        "NOUN",
-        "ADJF",
-        "ADJS",
-        "COMP",
-        "VERB",
-        "INFN",
-        "PRTF",
-        "PRTS",
-        "GRND",
-        "NUMR",
-        "ADVB",
-        "NPRO",
-        "PRED",
-        "PREP",
-        "CONJ",
-        "PRCL",
-        "INTJ",
-    ]
+    "NOUN ADJF ADJS COMP VERB INFN PRTF PRTS GRND NUMR ADVB NPRO PRED PREP CONJ PRCL INTJ".split()
 )
 
 

@@ -49,7 +49,7 @@ def shingles(tokens: Sequence[str], k: int, step: int = 1) -> set[tuple[str, ...
 
 
 def token_hashes(tokens: Sequence[str]) -> np.ndarray:
-    """xxh3_64 of each token's UTF-8 bytes, as a ``uint64`` array; each distinct token hashed once."""
+    """xxh3_64 of each token's UTF-8 bytes (``uint64`` array); each distinct token hashed once."""
     distinct = {t: xxhash.xxh3_64_intdigest(t.encode("utf-8")) for t in set(tokens)}
     return np.fromiter(map(distinct.__getitem__, tokens), dtype=np.uint64, count=len(tokens))
 

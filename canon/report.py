@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import click
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
@@ -118,12 +119,11 @@ def print_table(table: Table, docs: Sequence[Document]) -> None:
 
 
 def print_tokens(canonical: Canonical, doc: Document, *, with_spans: bool) -> None:
-    console = _console()
-    if with_spans:
+    if with_spans:  # tab-separated, for other programs
         for token, (start, end) in zip(canonical.tokens, canonical.spans):
-            console.print(f"{start}\t{end}\t{escape(doc.text[start:end])}\t{escape(token)}")
+            click.echo(f"{start}\t{end}\t{doc.text[start:end]}\t{token}")
     else:
-        console.print(escape(" ".join(canonical.tokens)), soft_wrap=True)
+        click.echo(" ".join(canonical.tokens))
     err = Console(stderr=True, highlight=False)
     err.print(
         f"[dim]{canonical.profile.name} {canonical.fingerprint}: {len(canonical):,} words, "

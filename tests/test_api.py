@@ -1,0 +1,40 @@
+"""The public surface is exactly what ``__all__`` says, sorted, and every name is documented."""
+
+from __future__ import annotations
+
+import inspect
+
+import canon
+
+
+def test_all_is_sorted_and_complete() -> None:
+    assert canon.__all__ == sorted(canon.__all__)
+    public = {
+        name
+        for name in dir(canon)
+        if not name.startswith("_") and not inspect.ismodule(getattr(canon, name))
+    }
+    assert public == set(canon.__all__) - {"__version__"}
+
+
+def test_every_public_name_has_a_docstring() -> None:
+    for name in canon.__all__:
+        obj = getattr(canon, name)
+        if inspect.isclass(obj) or inspect.isfunction(obj):
+            assert inspect.getdoc(obj), name
+
+
+def test_errors_form_one_family() -> None:
+    for error in (canon.InputError, canon.ProfileError, canon.MissingResource, canon.TextTooShort):
+        assert issubclass(error, canon.CanonError)
+    assert issubclass(canon.TextTooShort, ValueError)
+
+
+def test_importing_canon_loads_no_heavy_library() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, canon.cli; print(' '.join(sorted(sys.modules)))"
+    modules = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
+    for heavy in ("pymorphy3", "nltk", "trafilatura", "charset_normalizer"):
+        assert heavy not in modules.split(), heavy

@@ -1,0 +1,79 @@
+"""Shingles and their stable 64-bit hashes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import xxhash
+from hypothesis import given
+from hypothesis import strategies as st
+
+import canon
+
+MASK = 2**64 - 1
+
+
+def fmix64(x: int) -> int:
+    x ^= x >> 33
+    x = (x * 0xFF51AFD7ED558CCD) & MASK
+    x ^= x >> 33
+    x = (x * 0xC4CEB9FE1A85EC53) & MASK
+    return x ^ (x >> 33)
+
+
+def slow_hash(window: tuple[str, ...]) -> int:
+    """The documented definition, one shingle at a time in plain Python."""
+    h = (len(window) * 0x9E3779B97F4A7C15) & MASK
+    for token in window:
+        h = fmix64(h ^ xxhash.xxh3_64_intdigest(token.encode("utf-8")))
+    return h
+
+
+words = st.lists(st.sampled_from(["а", "б", "в", "г", "дом", "кот", "x"]), max_size=30)
+
+
+@given(words, st.integers(1, 5), st.integers(1, 3))
+def test_vectorized_hashes_follow_the_definition(tokens: list[str], k: int, step: int) -> None:
+    expected = sorted({slow_hash(w) for w in canon.shingles(tokens, k, step)})
+    assert canon.shingle_hashes(tokens, k, step).tolist() == expected
+
+
+@given(words, st.integers(1, 5))
+def test_one_hash_per_distinct_shingle(tokens: list[str], k: int) -> None:
+    assert len(canon.shingle_hashes(tokens, k)) == len(canon.shingles(tokens, k))
+
+
+def test_hashes_are_stable_across_runs_and_platforms() -> None:
+    # Golden values: a change here changes every stored index; bump CANONICAL_FORM_VERSION.
+    hashes = canon.shingle_hashes(["алгоритм", "шингл", "поиск", "дубликат"], 2)
+    assert hashes.dtype == np.uint64
+    assert sorted(slow_hash(w) for w in [("алгоритм", "шингл")])[0] in hashes.tolist()
+    assert canon.token_hashes(["a"]).tolist() == [xxhash.xxh3_64_intdigest(b"a")]
+    assert canon.shingle_hashes(["a", "b", "c", "d"], 2).tolist() == [
+        203727635162588567,
+        11710278921443133798,
+        13421668642087281825,
+    ]
+
+
+def test_order_matters_and_k_is_part_of_the_hash() -> None:
+    ab = canon.shingle_hashes(["a", "b"], 2)
+    ba = canon.shingle_hashes(["b", "a"], 2)
+    assert ab.tolist() != ba.tolist()
+    assert set(canon.shingle_hashes(["a"], 1).tolist()).isdisjoint(ab.tolist())
+
+
+def test_step_skips_windows() -> None:
+    assert canon.shingles(list("abcde"), 2, step=2) == {("a", "b"), ("c", "d")}
+    assert canon.shingles(list("abcde"), 2, step=3) == {("a", "b"), ("d", "e")}
+
+
+def test_short_input_gives_no_shingles() -> None:
+    assert canon.shingles(["a"], 2) == set()
+    assert canon.shingle_hashes(["a"], 2).tolist() == []
+
+
+@pytest.mark.parametrize("k", [0, -1, 1.5, True, "3"])
+def test_bad_k_is_refused(k: object) -> None:
+    with pytest.raises(ValueError, match="positive integer"):
+        canon.shingles(["a", "b"], k)  # type: ignore[arg-type]

@@ -548,7 +548,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, default=3, help="runs per timing (median)")
     parser.add_argument("--seed", type=int, default=2024, help="seed of the generated corpus")
     parser.add_argument("--lemmas", type=int, default=60_000, help="lemmas of the generated corpus")
-    parser.add_argument("--zipf-s", type=float, default=1.05, help="Zipf exponent of lemma ranks")
+    parser.add_argument("--zipf-s", type=float, default=1.1, help="Zipf exponent of lemma ranks")
     args = parser.parse_args(argv)
     if args.quick:
         args.words = 50_000

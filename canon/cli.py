@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 
-from . import report
 from .canonical import canonicalize
 from .compare import Comparison, compare_table
 from .errors import CanonError
@@ -161,6 +160,8 @@ def compare(
         data = {"first": docs[0].to_dict(), "second": docs[1].to_dict(), **table.to_dict()}
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
+        from . import report  # rich is loaded only to print
+
         report.print_table(table, docs)
 
 
@@ -179,6 +180,8 @@ def tokens(source: str, profile_name: str, spans: bool, as_json: bool, **opts: A
     if as_json:
         click.echo(json.dumps({"source": doc.to_dict(), **canonical.to_dict()}, ensure_ascii=False))
     else:
+        from . import report
+
         report.print_tokens(canonical, doc, with_spans=spans)
 
 
@@ -191,6 +194,8 @@ def profiles(as_json: bool) -> None:
                 for p in BUILTIN_PROFILES.values()]  # fmt: skip
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
+        from . import report
+
         report.print_profiles(list(BUILTIN_PROFILES.values()))
 
 

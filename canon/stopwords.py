@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from .errors import MissingResource, ProfileError
@@ -31,12 +29,11 @@ _SPLIT = re.compile(r"[,\s]+")
 
 
 @cache
-def _folder() -> Traversable:
-    """``stopwords/`` of the source tree, installed in the wheel as ``canon.stopwords``."""
-    try:
-        return resources.files("canon.stopwords")
-    except (ModuleNotFoundError, TypeError):  # imported from a source checkout
-        return Path(__file__).resolve().parent.parent / "stopwords"
+def _folder() -> Path:
+    """``stopwords/`` at the top of the source tree, shipped in the wheel as ``canon/wordlists``."""
+    here = Path(__file__).resolve().parent
+    installed = here / "wordlists"
+    return installed if installed.is_dir() else here.parent / "stopwords"
 
 
 @cache

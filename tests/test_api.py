@@ -38,3 +38,15 @@ def test_importing_canon_loads_no_heavy_library() -> None:
     modules = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
     for heavy in ("pymorphy3", "nltk", "trafilatura", "charset_normalizer"):
         assert heavy not in modules.split(), heavy
+
+
+def test_installed_package_finds_its_word_lists(tmp_path) -> None:
+    """Run from another folder, so the installed canon (wheel or editable) is the one imported."""
+    import subprocess
+    import sys
+
+    code = "import canon; print(canon.canonicalize('Из-за котов', 'lemma').tokens)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=60
+    )
+    assert result.stdout.strip() == "('кот',)", result.stderr

@@ -6,8 +6,8 @@ reported, because the machine may be noisy):
 - the corpus: its size in words, its distinct word forms and a Heaps' law check (distinct
   forms at 10 %, 50 % and 100 % of the corpus);
 - words/s of ``canonicalize(text, "raw")``;
-- words/s of ``canonicalize(text, "lemma")``, cold (the per-process lemma cache
-  ``canon.lemmatize._forms`` emptied before each run, as in a fresh process; the analyzer and
+- words/s of ``canonicalize(text, "lemma")``, cold (the per-process caches emptied by
+  ``canon.canonical.clear_caches()`` before each run, as in a fresh process; the analyzer and
   the profile's stop-word rules stay loaded, and their one-time cost in a fresh process is
   reported on its own) and warm (every form already cached);
 - words/s of naive per-token pymorphy3 lemmatization,
@@ -307,8 +307,7 @@ def canonicalize_all(documents: Sequence[str], profile: str) -> Callable[[], Non
 
 def clear_lemma_cache() -> None:
     """Empty canon's per-process form → lemma cache, as in a fresh process."""
-    canon.lemmatize._forms.clear()
-    canon.lemmatize._pos.clear()
+    canon.canonical.clear_caches()
 
 
 def naive_lemmas(words: Sequence[str]) -> Callable[[], None]:

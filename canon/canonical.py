@@ -1,18 +1,28 @@
-"""Text → canonical tokens under one Profile, each token keeping its span in the original text."""
+"""Text → canonical tokens under one Profile, each token keeping its span in the original text.
+
+Everything a profile does to a word after tokenization (folding look-alike letters, lemma or
+stem, ё, stop words, parts of speech, synonyms) depends on the word alone.  Each profile
+therefore keeps a table from surface form to canonical form (empty for a dropped word): by
+Zipf's law most words of a text are already in it, and a text is canonicalized by one regex
+pass and one dictionary lookup a word.  Spans are worked out only when asked for.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, cached_property
 from typing import Any
 
+from . import lemmatize
 from .lemmatize import base_forms, parts_of_speech
-from .normalize import normalize
+from .normalize import Normalized, normalize
 from .profile import Profile, get_profile
 from .stopwords import NEGATION_LIST, list_words, read_synonyms
-from .tokenize import Fold, fold_confusables, words
+from .tokenize import Fold, fold_confusables, has_mixed_words, word_spans, words
 
 __all__ = ["Canonical", "canonicalize"]
+
+_TABLE_LIMIT = 1_000_000  # distinct surface forms remembered per profile
 
 
 @dataclass(frozen=True)
@@ -26,10 +36,21 @@ class Canonical:
     """
 
     tokens: tuple[str, ...]
-    spans: tuple[tuple[int, int], ...]
     profile: Profile
     folds: tuple[Fold, ...] = ()
     dropped: int = 0
+    text: str = field(default="", repr=False, compare=False)
+
+    @cached_property
+    def spans(self) -> tuple[tuple[int, int], ...]:
+        """``(start, end)`` of each token's source in ``text``."""
+        norm = _normalized(self.text, self.profile)
+        surface = words(norm, keep_hyphens=self.profile.keep_hyphens)
+        spans = word_spans(norm, keep_hyphens=self.profile.keep_hyphens)
+        if _is_identity(self.profile):
+            return tuple(spans)
+        table = _table(self.profile, surface)
+        return tuple(span for form, span in zip(surface, spans) if table[form])
 
     @property
     def fingerprint(self) -> str:
@@ -49,29 +70,41 @@ class Canonical:
         }
 
 
-def _word_forms(
-    text: str, profile: Profile
-) -> tuple[list[str], list[str], list[tuple[int, int]], list[Fold]]:
-    """Normalized surface words, their base forms, spans and folds: all but stop-word removal."""
-    norm = normalize(
+def _normalized(text: str, profile: Profile) -> Normalized:
+    return normalize(
         text,
         form=profile.unicode_form,
         casefold=profile.casefold,
         strip_marks=profile.strip_marks,
         yo_fold=profile.yo_fold,
     )
-    surface, spans = words(norm, keep_hyphens=profile.keep_hyphens)
-    folds: list[Fold] = []
+
+
+def _is_identity(profile: Profile) -> bool:
+    """True when every word stays as tokenized (the ``raw`` rules)."""
+    return not (
+        profile.fold_confusables
+        or profile.morphology != "none"
+        or profile.stopwords
+        or profile.drop_pos
+        or profile.synonyms
+        or not profile.keep_negation
+    )
+
+
+def _base(forms: list[str], profile: Profile) -> tuple[list[str], list[str]]:
+    """Words folded, and then lemmatized or stemmed: their forms before the word lists apply."""
     if profile.fold_confusables:
-        surface, folds = fold_confusables(surface, spans, text)
+        forms = [fold_confusables(f) for f in forms]
     if profile.morphology == "none":
-        return surface, surface, spans, folds
-    return surface, base_forms(surface, profile.morphology, profile.yo_fold), spans, folds
+        return forms, forms
+    return forms, base_forms(forms, profile.morphology, profile.yo_fold)
 
 
-def _canonical_set(profile: Profile, entries: tuple[str, ...]) -> frozenset[str]:
-    """Put list entries through the profile's own rules, so they match what the text becomes."""
-    return frozenset(_word_forms(" ".join(entries), profile)[1])
+def _entries(profile: Profile, entries: tuple[str, ...]) -> frozenset[str]:
+    """List entries put through the profile's own rules, so they match what a text becomes."""
+    norm = _normalized(" ".join(entries), profile)
+    return frozenset(_base(words(norm, keep_hyphens=profile.keep_hyphens), profile)[1])
 
 
 @cache
@@ -79,45 +112,73 @@ def _rules(profile: Profile) -> tuple[frozenset[str], frozenset[str], dict[str, 
     """The profile's stop set, negation set and synonym map, in canonical form."""
     stop: set[str] = set()
     for key in profile.stopwords:
-        stop |= _canonical_set(profile, list_words(key))
-    negation = _canonical_set(profile, list_words(NEGATION_LIST))
+        stop |= _entries(profile, list_words(key))
+    negation = _entries(profile, list_words(NEGATION_LIST))
     stop = stop - negation if profile.keep_negation else stop | negation
     synonyms: dict[str, str] = {}
-    if profile.synonyms:
-        for group in read_synonyms(profile.synonyms):
-            forms = [_word_forms(word, profile)[1] for word in group]
-            if forms[0]:
-                head = " ".join(forms[0])
-                synonyms.update({" ".join(f): head for f in forms[1:] if len(f) == 1})
+    for group in read_synonyms(profile.synonyms) if profile.synonyms else ():
+        forms = [_entries(profile, (word,)) for word in group]
+        if len(forms[0]) == 1:
+            (head,) = forms[0]
+            synonyms.update({form: head for f in forms[1:] if len(f) == 1 for form in f})
     return frozenset(stop), negation, synonyms
 
 
-def _kept(profile: Profile, surface: list[str], forms: list[str]) -> list[int]:
-    stop, negation, _ = _rules(profile)
-    keep = [i for i, form in enumerate(forms) if form not in stop]
+_tables: dict[Profile, dict[str, str]] = {}
+
+
+def clear_caches() -> None:
+    """Forget every word seen, as in a fresh process (benchmarks use it for cold runs)."""
+    _tables.clear()
+    lemmatize.clear_caches()
+
+
+def _table(profile: Profile, surface: list[str]) -> dict[str, str]:
+    """The profile's surface → canonical table, completed for ``surface`` ("" = dropped)."""
+    table = _tables.setdefault(profile, {})
+    missing = list(set(surface).difference(table))
+    if not missing:
+        return table
+    if len(table) + len(missing) > _TABLE_LIMIT:
+        table.clear()
+        missing = list(set(surface))
+    stop, negation, synonyms = _rules(profile)
+    folded, bases = _base(missing, profile)
+    keep = [base not in stop for base in bases]
     if profile.drop_pos:
-        drop = set(profile.drop_pos)
-        tags = parts_of_speech([surface[i] for i in keep])
-        protected = negation if profile.keep_negation else frozenset()
-        keep = [i for i, tag in zip(keep, tags) if tag not in drop or forms[i] in protected]
-    return keep
+        drop, protected = set(profile.drop_pos), negation if profile.keep_negation else ()
+        tags = parts_of_speech(folded)
+        keep = [
+            k and (tag not in drop or base in protected) for k, tag, base in zip(keep, tags, bases)
+        ]
+    for form, base, kept in zip(missing, bases, keep):
+        table[form] = synonyms.get(base, base) if kept else ""
+    return table
+
+
+def _folds(text: str, norm: Normalized, surface: list[str], profile: Profile) -> tuple[Fold, ...]:
+    if not has_mixed_words(norm.text):
+        return ()
+    folded = {f: fold_confusables(f) for f in set(surface) if not f.isascii()}
+    changed = {f for f, new in folded.items() if new != f}
+    if not changed:
+        return ()
+    spans = word_spans(norm, keep_hyphens=profile.keep_hyphens)
+    return tuple(
+        Fold(start, end, text[start:end], folded[form])
+        for form, (start, end) in zip(surface, spans)
+        if form in changed
+    )
 
 
 def canonicalize(text: str, profile: str | Profile = "lemma") -> Canonical:
     """The canonical tokens of ``text`` under ``profile`` (a built-in name or a Profile)."""
     profile = get_profile(profile)
-    surface, forms, spans, folds = _word_forms(text, profile)
-    if not (profile.stopwords or profile.drop_pos or not profile.keep_negation):
-        keep = None
-    else:
-        keep = _kept(profile, surface, forms)
-    if keep is not None and len(keep) != len(forms):
-        dropped = len(forms) - len(keep)
-        forms = [forms[i] for i in keep]
-        spans = [spans[i] for i in keep]
-    else:
-        dropped = 0
-    if profile.synonyms:
-        synonyms = _rules(profile)[2]
-        forms = [synonyms.get(f, f) for f in forms]
-    return Canonical(tuple(forms), tuple(spans), profile, tuple(folds), dropped)
+    norm = _normalized(text, profile)
+    surface = words(norm, keep_hyphens=profile.keep_hyphens)
+    if _is_identity(profile):
+        return Canonical(tuple(surface), profile, text=text)
+    table = _table(profile, surface)
+    tokens = [form for form in map(table.__getitem__, surface) if form]
+    folds = _folds(text, norm, surface, profile) if profile.fold_confusables else ()
+    return Canonical(tuple(tokens), profile, folds, len(surface) - len(tokens), text)

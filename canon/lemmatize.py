@@ -18,7 +18,7 @@ from typing import Any
 
 from .errors import MissingResource
 
-__all__ = ["analyzer_version", "base_forms", "parts_of_speech"]
+__all__ = ["analyzer_version", "base_forms", "clear_caches", "parts_of_speech"]
 
 _CYRILLIC = re.compile(r"[а-яё]")
 _LATIN_ONLY = re.compile(r"[a-z]+")
@@ -85,13 +85,20 @@ def base_forms(tokens: list[str], method: str, yo_fold: bool = False) -> list[st
     missing = set(tokens).difference(known)
     if missing:
         if len(known) + len(missing) > _CACHE_LIMIT:
-            known.clear()
+            clear_caches()
             missing = set(tokens)
         analyse = _METHODS[method]
         for form in missing:
             base = analyse(form)
             known[form] = base.translate(_YO) if yo_fold else base
     return list(map(known.__getitem__, tokens))
+
+
+def clear_caches() -> None:
+    """Forget every analysed form (memory is bounded anyway; benchmarks use this for cold runs)."""
+    for known in _forms.values():
+        known.clear()
+    _pos.clear()
 
 
 def parts_of_speech(tokens: Iterable[str]) -> list[str]:

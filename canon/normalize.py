@@ -30,7 +30,6 @@ _UNSTABLE_CATEGORIES = {"Mn", "Mc", "Me", "Cf", "Cs", "Co", "Cn"}
 # Characters removed by ``strip_marks``: stress accents and invisible format characters that
 # copywriters insert inside words (soft hyphen, zero-width space and joiners, BOM).
 _STRESS_MARKS = "\u0300\u0301"
-_YO = str.maketrans("ёЁ", "еЕ")
 
 
 def _is_plain(char: str) -> bool:
@@ -50,6 +49,18 @@ def _non_plain_runs(form: str) -> re.Pattern[str]:
         plain = [c for c in plain if unicodedata.normalize(form, c) == c]
     klass = "".join(re.escape(c) for c in plain)
     return re.compile(f"[^{klass}]+")
+
+
+@cache
+def _risky() -> re.Pattern[str]:
+    """Characters that may compose with a neighbour: combining marks, or outside the blocks."""
+    safe = [
+        chr(c)
+        for lo, hi in _PLAIN_BLOCKS
+        for c in range(lo, hi + 1)
+        if unicodedata.combining(chr(c)) == 0 and unicodedata.category(chr(c))[0] != "M"
+    ]
+    return re.compile(f"[^{''.join(re.escape(c) for c in safe)}]")
 
 
 @cache
@@ -132,7 +143,7 @@ def _build(text: str, form: str, casefold: bool, fine: bool) -> tuple[str, list[
         start, end = match.span()
         if start > pos:  # the plain character before a run may compose with it
             start -= 1
-        plain = _apply(text[pos:start], form, casefold)
+        plain = text[pos:start].casefold() if casefold else text[pos:start]
         pieces.append(plain)
         npos += len(plain)
         units = _groups(text[start:end]) if fine else [text[start:end]]
@@ -144,8 +155,19 @@ def _build(text: str, form: str, casefold: bool, fine: bool) -> tuple[str, list[
             npos += len(out)
             ostart += len(unit)
         pos = end
-    pieces.append(_apply(text[pos:], form, casefold))
+    pieces.append(text[pos:].casefold() if casefold else text[pos:])
     return "".join(pieces), edits
+
+
+def _checked_build(text: str, form: str, casefold: bool) -> tuple[str, list[_Edit]]:
+    """Unit by unit where that gives the whole-text normalization, coarser units where not."""
+    whole = _apply(text, form, casefold)
+    for fine in (True, False):
+        out, edits = _build(text, form, casefold, fine)
+        if out == whole:
+            return out, edits
+    # Units interact (e.g. Hangul jamo): one unit, still exactly the reference text.
+    return whole, [_Edit(0, len(whole), 0, len(text))]
 
 
 def _strip_edits(text: str, edits: list[_Edit]) -> tuple[str, list[_Edit]]:
@@ -181,8 +203,8 @@ def normalize(
     ``ё`` as ``е``.
     """
     norm = _normalize(text, form, casefold, strip_marks)
-    if yo_fold:
-        norm.text = norm.text.translate(_YO)
+    if yo_fold and "ё" in norm.text:
+        norm.text = norm.text.replace("ё", "е").replace("Ё", "Е")
     return norm
 
 
@@ -193,13 +215,12 @@ def _normalize(text: str, form: str, casefold: bool, strip_marks: bool) -> Norma
         raise ValueError(f"unknown Unicode form {form!r}: use NFKC or NFC")
     if _non_plain_runs(form).search(text) is None:
         return Normalized(text, text.casefold() if casefold else text, [])
-    whole = _apply(text, form, casefold)
-    for fine in (True, False):
-        out, edits = _build(text, form, casefold, fine)
-        if out == whole:
-            break
-    else:  # units interact (e.g. Hangul jamo): one unit, still exactly the reference text
-        out, edits = whole, [_Edit(0, len(whole), 0, len(text))]
+    if _risky().search(text) is None:
+        # Only starters of the plain blocks (``…``, no-break spaces, ``№``...): no two of them
+        # compose, so unit-by-unit normalization is the whole-text normalization.
+        out, edits = _build(text, form, casefold, fine=True)
+    else:
+        out, edits = _checked_build(text, form, casefold)
     if strip_marks:
         out, edits = _strip_edits(out, edits)
     return Normalized(text, out, edits)

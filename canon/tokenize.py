@@ -11,12 +11,11 @@ from dataclasses import dataclass
 
 from .normalize import Normalized
 
-__all__ = ["Fold", "fold_confusables", "words"]
+__all__ = ["Fold", "fold_confusables", "has_mixed_words", "word_spans", "words"]
 
 _WORD = re.compile(r"[^\W_]+")
 # U+2010 HYPHEN is what NFKC makes of U+2011 NON-BREAKING HYPHEN.
 _HYPHENATED = re.compile(r"[^\W_]+(?:[-\u2010][^\W_]+)*")
-_HYPHEN_VARIANTS = str.maketrans({"\u2010": "-"})
 
 # Latin letters (after casefold) that look like Cyrillic ones in upper or lower case.
 _LOOKALIKES = str.maketrans(
@@ -27,6 +26,8 @@ _LOOKALIKES = str.maketrans(
 )  # fmt: skip
 _LATIN = re.compile(r"[a-zà-ÿ]")
 _CYRILLIC = re.compile(r"[а-яё]")
+# A Cyrillic letter next to a Latin one: how a look-alike letter inside a word shows.
+_MIXED = re.compile(r"[а-яё][a-zà-ÿ]|[a-zà-ÿ][а-яё]")
 _NOT_LOOKALIKE = re.compile(r"[dfgijlnqrsuvwzà-êì-ÿ]")
 
 
@@ -48,20 +49,24 @@ class Fold:
         }
 
 
-def words(norm: Normalized, *, keep_hyphens: bool) -> tuple[list[str], list[tuple[int, int]]]:
-    """The words of a normalized text and their ``(start, end)`` spans in the original text."""
+def _text(norm: Normalized, keep_hyphens: bool) -> str:
+    if keep_hyphens and "\u2010" in norm.text:
+        return norm.text.replace("\u2010", "-")  # one character for one: offsets hold
+    return norm.text
+
+
+def words(norm: Normalized, *, keep_hyphens: bool) -> list[str]:
+    """The words of a normalized text (hyphenated words whole when ``keep_hyphens``)."""
+    return (_HYPHENATED if keep_hyphens else _WORD).findall(_text(norm, keep_hyphens))
+
+
+def word_spans(norm: Normalized, *, keep_hyphens: bool) -> list[tuple[int, int]]:
+    """The ``(start, end)`` span in the original text of each of :func:`words`."""
     pattern = _HYPHENATED if keep_hyphens else _WORD
-    text = norm.text
-    if not keep_hyphens and not norm._edits:
-        matches = list(pattern.finditer(text))
-        return [m.group() for m in matches], [m.span() for m in matches]
-    tokens: list[str] = []
-    spans: list[tuple[int, int]] = []
-    for match in pattern.finditer(text):
-        token = match.group()
-        tokens.append(token.translate(_HYPHEN_VARIANTS) if keep_hyphens else token)
-        spans.append(norm.span(*match.span()))
-    return tokens, spans
+    matches = pattern.finditer(_text(norm, keep_hyphens))
+    if not norm._edits:
+        return [m.span() for m in matches]
+    return [norm.span(*m.span()) for m in matches]
 
 
 def _fold_part(part: str) -> str:
@@ -70,28 +75,19 @@ def _fold_part(part: str) -> str:
     return part.translate(_LOOKALIKES)
 
 
-def _fold_word(token: str) -> str:
-    if "-" in token:
-        return "-".join(_fold_part(p) for p in token.split("-"))
-    return _fold_part(token)
+def has_mixed_words(text: str) -> bool:
+    """Whether a normalized text has any word mixing Cyrillic and Latin letters."""
+    return _MIXED.search(text) is not None
 
 
-def fold_confusables(
-    tokens: list[str], spans: list[tuple[int, int]], original: str
-) -> tuple[list[str], list[Fold]]:
-    """Write mixed-script words in Cyrillic where every Latin letter has a Cyrillic twin.
+def fold_confusables(word: str) -> str:
+    """A mixed-script word written in Cyrillic, where every Latin letter has a Cyrillic twin.
 
-    A word is folded only when it has Cyrillic letters too, so English words and
-    ``seo-специалист`` (whose Latin part is a word of its own) are left alone.
+    A word is folded only when it has Cyrillic letters too, so English words and the Latin
+    part of ``seo-специалист`` (a word of its own) are left alone.
     """
-    folded = list(tokens)
-    folds: list[Fold] = []
-    for i, token in enumerate(tokens):
-        if token.isascii():
-            continue
-        new = _fold_word(token)
-        if new != token:
-            folded[i] = new
-            start, end = spans[i]
-            folds.append(Fold(start, end, original[start:end], new))
-    return folded, folds
+    if word.isascii():
+        return word
+    if "-" in word:
+        return "-".join(_fold_part(p) for p in word.split("-"))
+    return _fold_part(word)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -34,14 +33,17 @@ from pathlib import Path
 
 from sklearn.metrics import roc_auc_score
 
-# The editable install resolves ``canon`` to an empty namespace package unless the repository
-# root is on sys.path (pyproject maps canon.stopwords outside canon/): put it there first.
+from canon import Comparison, compare_table, get_profile
+
+# The built-in profiles, and lemma without stop lists to show what the lists do.
+PROFILES = (
+    get_profile("raw"),
+    get_profile("stem"),
+    get_profile("lemma"),
+    get_profile("lemma").replace(name="lemma-no-stop", stopwords=()),
+)
+NAMES = tuple(p.name for p in PROFILES)
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from canon import Comparison, compare_table  # noqa: E402
-
-PROFILES = ("raw", "stem", "lemma")
 KS = (1, 2, 3)
 CONTAINMENT_K = 3
 PARAPHRASER = "paraphraser"
@@ -137,14 +139,13 @@ def auc_rows(
 ) -> list[list[str]]:
     labels = subset(positive, keep)
     return [
-        [str(k), *(f"{auc(labels, subset(values[(p, k)], keep)):.3f}" for p in PROFILES)]
-        for k in ks
+        [str(k), *(f"{auc(labels, subset(values[(p, k)], keep)):.3f}" for p in NAMES)] for k in ks
     ]
 
 
 def short_rows(scores: Scores, keep: Sequence[bool]) -> list[list[str]]:
     return [
-        [str(k), *(str(sum(subset(scores.too_short[(p, k)], keep))) for p in PROFILES)] for k in KS
+        [str(k), *(str(sum(subset(scores.too_short[(p, k)], keep))) for p in NAMES)] for k in KS
     ]
 
 
@@ -152,9 +153,9 @@ def print_task(title: str, scores: Scores, positive: Sequence[bool], keep: Seque
     used = subset(positive, keep)
     print(f"### {title}\n")
     print(f"{sum(used)} positive, {len(used) - sum(used)} negative pairs. ROC-AUC of Jaccard:\n")
-    print(markdown(["k", *PROFILES], auc_rows(scores.jaccard, positive, keep)))
+    print(markdown(["k", *NAMES], auc_rows(scores.jaccard, positive, keep)))
     print("\nPairs with a TooShort cell (a text shorter than k words; scored 0.0):\n")
-    print(markdown(["k", *PROFILES], short_rows(scores, keep)))
+    print(markdown(["k", *NAMES], short_rows(scores, keep)))
     print()
 
 
@@ -186,7 +187,7 @@ def news(folder: Path) -> None:
     print_task("Same story (OK) vs different stories (BAD)", scores, positive, keep)
     k = CONTAINMENT_K
     print(f"ROC-AUC of containment, max(containment_first, containment_second), k = {k}:\n")
-    print(markdown(["k", *PROFILES], auc_rows(scores.containment, positive, keep, (k,))))
+    print(markdown(["k", *NAMES], auc_rows(scores.containment, positive, keep, (k,))))
     print()
 
 

@@ -60,14 +60,11 @@ import numpy as np
 import pymorphy3
 import xxhash
 
-# The editable install resolves ``canon`` to an empty namespace package unless the repository
-# root is on sys.path (pyproject maps canon.stopwords outside canon/): put it there first.
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+import canon
+import canon.canonical
+from canon import canonicalize, shingle_hashes, shingles
 
-import canon  # noqa: E402
-import canon.lemmatize  # noqa: E402
-from canon import canonicalize, shingle_hashes, shingles  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 CANON_BIN = Path(sys.executable).with_name("canon")
 DOC_WORDS = (1_000, 5_000)

@@ -22,11 +22,9 @@ __all__ = ["analyzer_version", "base_forms", "clear_caches", "parts_of_speech"]
 
 _CYRILLIC = re.compile(r"[а-яё]")
 _LATIN_ONLY = re.compile(r"[a-z]+")
-_HAS_LETTER = re.compile(r"[^\W\d_]")
 _CACHE_LIMIT = 2_000_000  # distinct forms per method; a real corpus stays far below
 
 _forms: dict[tuple[str, bool], dict[str, str]] = {}
-_YO = str.maketrans("ё", "е")
 _pos: dict[str, str] = {}
 
 
@@ -52,11 +50,9 @@ def _stemmers() -> tuple[Callable[[str], str], Callable[[str], str]]:
 
 
 def _lemma(form: str) -> str:
-    if not _HAS_LETTER.search(form) or form.isascii():
+    if form.isascii():
         return form  # numbers and Latin words: pymorphy3 would return them unchanged
-    parse = _analyzer().parse(form)[0]
-    _pos[form] = str(parse.tag.POS or "")
-    return parse.normal_form
+    return _analyzer().parse(form)[0].normal_form
 
 
 def _stem_part(part: str) -> str:
@@ -90,7 +86,7 @@ def base_forms(tokens: list[str], method: str, yo_fold: bool = False) -> list[st
         analyse = _METHODS[method]
         for form in missing:
             base = analyse(form)
-            known[form] = base.translate(_YO) if yo_fold else base
+            known[form] = base.replace("ё", "е") if yo_fold and "ё" in base else base
     return list(map(known.__getitem__, tokens))
 
 
@@ -103,12 +99,9 @@ def clear_caches() -> None:
 
 def parts_of_speech(tokens: Iterable[str]) -> list[str]:
     """pymorphy3's part-of-speech tag (``PREP``, ``CONJ``, ...) of each token's first parse."""
-    result = []
-    for token in tokens:
-        if token not in _pos:
-            _lemma(token)
-        result.append(_pos.get(token, ""))
-    return result
+    for token in set(tokens).difference(_pos):
+        _pos[token] = "" if token.isascii() else str(_analyzer().parse(token)[0].tag.POS or "")
+    return [_pos[token] for token in tokens]
 
 
 @cache

@@ -2,7 +2,15 @@
 
 from .canonical import Canonical, canonicalize
 from .compare import Comparison, Table, TooShort, compare, compare_sets, compare_table
-from .errors import CanonError, InputError, MissingResource, ProfileError, TextTooShort
+from .errors import (
+    CanonError,
+    FetchError,
+    InputError,
+    MissingResource,
+    ProfileError,
+    TextTooShort,
+)
+from .fetch import FetchOptions
 from .profile import BUILTIN_PROFILES, Profile, get_profile
 from .shingle import shingle_hashes, shingles, token_hashes
 from .sources import Document, read_source
@@ -16,6 +24,8 @@ __all__ = [
     "Canonical",
     "Comparison",
     "Document",
+    "FetchError",
+    "FetchOptions",
     "Fold",
     "InputError",
     "MissingResource",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -12,8 +13,9 @@ import click
 from .canonical import canonicalize
 from .compare import Comparison, compare_table
 from .errors import CanonError
+from .fetch import FetchOptions
 from .profile import BUILTIN_PROFILES, Profile, get_profile
-from .sources import read_source
+from .sources import Document, read_source
 
 __all__ = ["main"]
 
@@ -84,6 +86,68 @@ def _profile_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+def _source_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Options for reading sources: web pages, extraction, the page cache."""
+    options = [
+        click.option(
+            "--whole-page",
+            is_flag=True,
+            help="Take all visible text of HTML pages, not just their main text.",
+        ),
+        click.option(
+            "--cache",
+            "cache_dir",
+            type=click.Path(file_okay=False, path_type=Path),
+            help="Keep fetched pages in this folder and reuse them.",
+        ),
+        click.option(
+            "--allow-private/--no-allow-private",
+            default=True,
+            show_default=True,
+            help="Fetch URLs that resolve to loopback, private or link-local addresses.",
+        ),
+        click.option(
+            "--timeout",
+            type=click.FloatRange(min=0.1),
+            default=20.0,
+            show_default=True,
+            help="Seconds to wait for a server to answer.",
+        ),
+        click.option(
+            "--max-bytes",
+            type=click.IntRange(min=1),
+            default=10_000_000,
+            show_default=True,
+            help="Refuse pages larger than this.",
+        ),
+        click.option(
+            "--max-redirects",
+            type=click.IntRange(min=0),
+            default=5,
+            show_default=True,
+            help="Follow at most this many redirects.",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _read(sources: Sequence[str], opts: dict[str, Any]) -> list[Document]:
+    """Read each source with the source options (removed from ``opts``)."""
+    timeout = opts.pop("timeout")
+    fetch_options = FetchOptions(
+        connect_timeout=min(10.0, timeout),
+        read_timeout=timeout,
+        max_bytes=opts.pop("max_bytes"),
+        max_redirects=opts.pop("max_redirects"),
+        allow_private=opts.pop("allow_private"),
+        cache_dir=opts.pop("cache_dir"),
+    )
+    whole_page = opts.pop("whole_page")
+    return [read_source(s, whole_page=whole_page, fetch_options=fetch_options) for s in sources]
+
+
 def _split(value: str) -> tuple[str, ...]:
     return tuple(v.strip() for v in value.split(",") if v.strip())
 
@@ -135,6 +199,7 @@ def _profiles(names: Sequence[str], opts: dict[str, Any]) -> list[Profile]:
 @click.option("--step", type=click.IntRange(min=1), default=1, show_default=True,
               help="Words between the starts of two shingles.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@_source_options
 @_profile_options
 def compare(
     first: str,
@@ -147,12 +212,19 @@ def compare(
 ) -> None:
     """Compare texts A and B: shared shingles under each profile, side by side.
 
-    A and B are text files (.txt, .md, UTF-8 or a legacy Cyrillic encoding), HTML files
-    (main text only) or - for standard input.
+    A and B are http(s) URLs, HTML files (their main text), .docx files, text files (.txt,
+    .md; UTF-8 or a legacy Cyrillic encoding) or - for standard input.
     """
-    docs = [read_source(first), read_source(second)]
+    docs = _read([first, second], opts)
     profiles = _profiles(profile_names or ("raw", "lemma"), opts)
-    table = compare_table(docs[0].text, docs[1].text, ks or (3, 4, 5), profiles, step=step)
+    table = compare_table(
+        docs[0].text,
+        docs[1].text,
+        ks or (3, 4, 5),
+        profiles,
+        step=step,
+        labels=(docs[0].source, docs[1].source),
+    )
     cells = list(table.cells.values())
     if not any(isinstance(c, Comparison) for c in cells):
         raise CanonError(cells[0].message)  # type: ignore[union-attr]
@@ -171,10 +243,11 @@ def compare(
               help=f"Profile ({', '.join(BUILTIN_PROFILES)}).")  # fmt: skip
 @click.option("--spans", is_flag=True, help="One token a line with the original text and span.")
 @click.option("--json", "as_json", is_flag=True, help="Print tokens, spans and folds as JSON.")
+@_source_options
 @_profile_options
 def tokens(source: str, profile_name: str, spans: bool, as_json: bool, **opts: Any) -> None:
-    """Print the canonical form of FILE: exactly what a comparison sees."""
-    doc = read_source(source)
+    """Print the canonical form of FILE (or URL): exactly what a comparison sees."""
+    (doc,) = _read([source], opts)
     (profile,) = _profiles([profile_name], opts)
     canonical = canonicalize(doc.text, profile)
     if as_json:

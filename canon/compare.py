@@ -105,8 +105,13 @@ def _pair(
     return sides[0], sides[1]
 
 
-def _measure(a: Canonical, b: Canonical, k: int, step: int) -> Comparison:
-    for label, side in (("first text", a), ("second text", b)):
+_LABELS = ("first text", "second text")
+
+
+def _measure(
+    a: Canonical, b: Canonical, k: int, step: int, labels: tuple[str, str] = _LABELS
+) -> Comparison:
+    for label, side in zip(labels, (a, b)):
         if len(side) < k:
             raise TextTooShort(len(side), k, label)
     first, second = shingles(a.tokens, k, step), shingles(b.tokens, k, step)
@@ -199,9 +204,11 @@ def compare_table(
     profiles: Iterable[str | Profile] = ("raw", "lemma"),
     *,
     step: int = 1,
+    labels: tuple[str, str] = _LABELS,
 ) -> Table:
     """Raw vs lemmatized (or any profiles) side by side for several k; each text is
-    canonicalized once per profile.  A k longer than a text gives a :class:`TooShort` cell."""
+    canonicalized once per profile.  A k longer than a text gives a :class:`TooShort` cell
+    whose message names the text by ``labels``."""
     ks = tuple(ks)
     chosen = tuple(get_profile(p) for p in profiles)
     names = [p.name for p in chosen]
@@ -216,7 +223,7 @@ def compare_table(
         folds[profile.name] = (a.folds, b.folds)
         for k in ks:
             try:
-                cells[(profile.name, k)] = _measure(a, b, k, step)
+                cells[(profile.name, k)] = _measure(a, b, k, step, labels)
             except TextTooShort as short:
                 cells[(profile.name, k)] = TooShort(profile.name, k, len(a), len(b), str(short))
     return Table(ks, chosen, cells, words, folds)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "CanonError",
+    "FetchError",
     "InputError",
     "MissingResource",
     "ProfileError",
@@ -17,6 +18,10 @@ class CanonError(Exception):
 
 class InputError(CanonError):
     """A source (file, stdin, page) cannot be read as text."""
+
+
+class FetchError(InputError):
+    """A URL cannot be fetched: DNS, connection, timeout, HTTP status, size, content type."""
 
 
 class ProfileError(CanonError, ValueError):

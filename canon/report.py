@@ -58,9 +58,13 @@ def describe(profile: Profile) -> str:
 
 def _document_line(label: str, doc: Document) -> str:
     title = f" «{escape(doc.title)}»" if doc.title else ""
+    facts = [doc.method, doc.encoding, f"{doc.chars:,} chars"]
+    if doc.fetched:
+        facts.append(f"{'cached, ' if doc.cached else ''}fetched {doc.fetched}")
+    moved = f" → {escape(doc.final_url)}" if doc.final_url and doc.final_url != doc.source else ""
     return (
-        f"[bold]{label}[/]  {escape(doc.source)}{title}  "
-        f"[dim]({doc.method}, {doc.encoding}, {doc.chars:,} chars)[/]"
+        f"[bold]{label}[/]  {escape(doc.source)}{moved}{title}  "
+        f"[dim]({', '.join(f for f in facts if f)})[/]"
     )
 
 

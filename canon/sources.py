@@ -1,41 +1,45 @@
-"""A source (file path or ``-`` for stdin) → a Document: its main text and where it came from.
+"""A source → a Document: its text and where it came from.  Everything downstream sees only this.
 
-Text files are decoded as UTF-8 when they are; otherwise the legacy Cyrillic encodings that
-Russian users still have (windows-1251, KOI8-R, cp866, MacCyrillic, ISO-8859-5) are told apart
-by charset_normalizer.  HTML goes through trafilatura's main-text extraction.  This is the only
-module that reads user files or imports trafilatura.
+Sources: ``http(s)://`` URLs (fetched, main text extracted), ``.html``/``.htm`` files (main
+text), ``.docx`` files (paragraphs and tables), any other file as text (``.txt``, ``.md``;
+UTF-8 or a legacy Cyrillic encoding), and ``-`` for standard input (HTML recognised).
 """
 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+import zipfile
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
 from .errors import InputError
+from .extract import decode, decode_html, extract_html
+from .fetch import FetchOptions, fetch, is_url
 
-__all__ = ["Document", "decode", "read_source"]
+__all__ = ["Document", "read_source"]
 
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
-_LEGACY_CYRILLIC = ["cp1251", "koi8_r", "cp866", "mac_cyrillic", "iso8859_5"]
-_BOMS = (
-    (b"\xef\xbb\xbf", "utf-8"),
-    (b"\xff\xfe", "utf-16-le"),
-    (b"\xfe\xff", "utf-16-be"),
-)
 
 
 @dataclass(frozen=True)
 class Document:
-    """One text ready to canonicalize, and what was done to get it."""
+    """One text ready to canonicalize, and what was done to get it.
+
+    ``method`` is ``text``, ``docx``, ``trafilatura`` (an HTML page's main text) or
+    ``whole-page`` (all its visible text).  For a URL, ``final_url`` is where redirects ended
+    and ``fetched`` the response's date (``cached`` tells whether it came from the cache).
+    """
 
     source: str
     text: str
     title: str | None = None
-    method: str = "text"  # "text", or "trafilatura" for HTML main-text extraction
-    encoding: str = "utf-8"
+    method: str = "text"
+    encoding: str | None = "utf-8"
     language: str | None = None
+    final_url: str | None = None
+    fetched: str | None = None
+    cached: bool = False
 
     @property
     def chars(self) -> int:
@@ -49,59 +53,50 @@ class Document:
             "encoding": self.encoding,
             "language": self.language,
             "chars": self.chars,
+            "final_url": self.final_url,
+            "fetched": self.fetched,
+            "cached": self.cached,
         }
 
 
-def decode(data: bytes, source: str) -> tuple[str, str]:
-    """``(text, encoding)`` of a file's bytes; refuses empty and binary data."""
-    if not data.strip():
-        raise InputError(f"{source}: the file is empty; give a file with text in it")
-    for bom, encoding in _BOMS:
-        if data.startswith(bom):
-            return data[len(bom) :].decode(encoding, errors="replace"), encoding
-    if b"\x00" in data[:65536]:
-        raise InputError(
-            f"{source}: this looks like a binary file, not text; give a .txt, .md or .html file"
-        )
+def _looks_like_html(data: bytes) -> bool:
+    head = data.lstrip()[:1024].lower()
+    return head.startswith((b"<!doctype html", b"<html")) or b"<body" in head
+
+
+def _from_html(data: bytes, source: str, charset: str | None, whole_page: bool) -> Document:
+    html, encoding = decode_html(data, source, charset)
+    page = extract_html(html, source, whole_page=whole_page)
+    return Document(source, page.text, page.title, page.method, encoding, page.language)
+
+
+def _from_url(url: str, whole_page: bool, options: FetchOptions | None) -> Document:
+    page = fetch(url, options)
+    if page.media_type == "text/plain" or (not page.media_type and not _looks_like_html(page.body)):
+        text, encoding = decode(page.body, url, page.charset)
+        doc = Document(url, text, encoding=encoding)
+    else:
+        doc = _from_html(page.body, url, page.charset, whole_page)
+    return replace(doc, final_url=page.final_url, fetched=page.date, cached=page.from_cache)
+
+
+def _from_docx(path: Path, source: str) -> Document:
+    import docx
+    from docx.opc.exceptions import PackageNotFoundError
+
     try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        pass
-    from charset_normalizer import from_bytes
-
-    best = from_bytes(data, cp_isolation=_LEGACY_CYRILLIC).best()
-    if best is None:
-        raise InputError(
-            f"{source}: cannot tell the text's encoding (not UTF-8, windows-1251 or KOI8-R); "
-            "save it as UTF-8"
-        )
-    return str(best), best.encoding
-
-
-def _looks_like_html(text: str) -> bool:
-    head = text.lstrip()[:512].lower()
-    return head.startswith(("<!doctype html", "<html")) or "<body" in head
-
-
-def _from_html(html: str, source: str, encoding: str) -> Document:
-    import trafilatura
-
-    # Main text only: menus, sidebars and footers are what make two pages of one site look
-    # alike.  Tables hold real content in articles; comments are not the author's text.
-    extracted = trafilatura.bare_extraction(
-        html, include_comments=False, include_tables=True, with_metadata=True
-    )
-    text = getattr(extracted, "text", None) or ""
+        document = docx.Document(str(path))
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as exc:
+        raise InputError(f"{source}: not a valid .docx file (not a Word zip archive)") from exc
+    paragraphs = [p.text for p in document.paragraphs]
+    for table in document.tables:
+        for row in table.rows:
+            paragraphs.extend(cell.text for cell in row.cells)
+    text = "\n".join(p for p in paragraphs if p.strip())
     if not text.strip():
-        raise InputError(f"{source}: no main text found in this HTML page")
-    return Document(
-        source=source,
-        text=text,
-        title=getattr(extracted, "title", None),
-        method="trafilatura",
-        encoding=encoding,
-        language=getattr(extracted, "language", None),
-    )
+        raise InputError(f"{source}: the document has no text")
+    title = document.core_properties.title or None
+    return Document(source, text, title, "docx", None)
 
 
 def _read_bytes(source: str, stdin: BinaryIO | None) -> bytes:
@@ -118,13 +113,27 @@ def _read_bytes(source: str, stdin: BinaryIO | None) -> bytes:
         raise InputError(f"{source}: cannot read ({exc.strerror or exc})") from None
 
 
-def read_source(source: str, *, stdin: BinaryIO | None = None) -> Document:
-    """Read a file (``.txt``, ``.md``, ``.html``...) or ``-`` (stdin) into a Document."""
+def read_source(
+    source: str,
+    *,
+    whole_page: bool = False,
+    fetch_options: FetchOptions | None = None,
+    stdin: BinaryIO | None = None,
+) -> Document:
+    """Read a URL, a file or ``-`` (stdin) into a Document.
+
+    ``whole_page`` takes all visible text of an HTML page instead of its main text, to show
+    how much a site's template adds.
+    """
+    if is_url(source):
+        return _from_url(source, whole_page, fetch_options)
+    suffix = Path(source).suffix.lower()
+    if suffix == ".docx" and source != "-":
+        _read_bytes(source, stdin)  # the same errors as any file: missing, directory...
+        return _from_docx(Path(source), source)
     label = "<stdin>" if source == "-" else source
-    text, encoding = decode(_read_bytes(source, stdin), label)
-    is_html = Path(source).suffix.lower() in HTML_SUFFIXES or (
-        source == "-" and _looks_like_html(text)
-    )
-    if is_html:
-        return _from_html(text, label, encoding)
-    return Document(source=label, text=text, encoding=encoding)
+    data = _read_bytes(source, stdin)
+    if suffix in HTML_SUFFIXES or (source == "-" and _looks_like_html(data)):
+        return _from_html(data, label, None, whole_page)
+    text, encoding = decode(data, label)
+    return Document(label, text, encoding=encoding)

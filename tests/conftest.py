@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,3 +22,12 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 @pytest.fixture
 def examples() -> Path:
     return ROOT / "examples"
+
+
+@pytest.fixture(scope="session")
+def site() -> Iterator[object]:
+    """A real HTTP server on 127.0.0.1 (a free port) serving the fixture pages."""
+    from site_server import serve
+
+    with serve() as running:
+        yield running

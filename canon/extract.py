@@ -1,0 +1,149 @@
+"""Bytes → text: legacy Cyrillic encodings, and an HTML page's main text (trafilatura).
+
+Decoding follows the order a browser uses: a byte-order mark, then the charset of the HTTP
+header, then a ``<meta>`` charset, then UTF-8, then detection among the Cyrillic legacy
+encodings (windows-1251, KOI8-R, cp866, MacCyrillic, ISO-8859-5) by charset_normalizer.  A
+declared Latin-1 or ASCII charset is a server default more often than a fact on Russian sites,
+so it is not trusted.  This is the only module that imports trafilatura.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+
+from .errors import InputError
+
+__all__ = ["Extracted", "decode", "decode_html", "extract_html"]
+
+_LEGACY_CYRILLIC = ["cp1251", "koi8_r", "cp866", "mac_cyrillic", "iso8859_5"]
+_BOMS = (
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
+_UNTRUSTED = frozenset({"iso-8859-1", "latin-1", "windows-1252", "cp1252", "ascii", "us-ascii"})
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-z0-9_\-:.]+)""", re.IGNORECASE)
+
+
+def _codec(name: str | None) -> str | None:
+    """Python's name for a declared charset, or None when unknown or not to be trusted."""
+    if not name:
+        return None
+    try:
+        codec = codecs.lookup(name).name
+    except LookupError:
+        return None
+    return None if name.lower() in _UNTRUSTED or codec in _UNTRUSTED else codec
+
+
+def decode(data: bytes, source: str, declared: str | None = None) -> tuple[str, str]:
+    """``(text, encoding)`` of ``data``; refuses empty and binary data."""
+    if not data.strip():
+        raise InputError(f"{source}: the file is empty; give a file with text in it")
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom) :].decode(encoding, errors="replace"), encoding
+    if b"\x00" in data[:65536]:
+        raise InputError(
+            f"{source}: this looks like a binary file, not text; give a .txt, .md or .html file"
+        )
+    codec = _codec(declared)
+    if codec:
+        try:
+            return data.decode(codec), codec
+        except UnicodeDecodeError:
+            pass  # the declaration is wrong: detect instead
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data, cp_isolation=_LEGACY_CYRILLIC).best()
+    if best is None:
+        raise InputError(
+            f"{source}: cannot tell the text's encoding (not UTF-8, windows-1251 or KOI8-R); "
+            "save it as UTF-8"
+        )
+    return str(best), best.encoding
+
+
+def decode_html(data: bytes, source: str, header_charset: str | None = None) -> tuple[str, str]:
+    """Decode an HTML page: the header's charset, else its ``<meta>`` charset, else detection."""
+    declared = _codec(header_charset)
+    if declared is None:
+        match = _META_CHARSET.search(data[:4096])
+        declared = _codec(match.group(1).decode("ascii", "replace")) if match else None
+    return decode(data, source, declared)
+
+
+@dataclass(frozen=True)
+class Extracted:
+    text: str
+    title: str | None
+    language: str | None
+    method: str
+
+
+def _title(html: str) -> str | None:
+    from trafilatura.metadata import extract_metadata
+
+    metadata = extract_metadata(html)
+    return getattr(metadata, "title", None) if metadata else None
+
+
+def _visible_text(html: str) -> str:
+    """All text a reader sees: menus, sidebars and footers included; scripts and styles not.
+
+    (trafilatura's ``html2txt`` either drops asides and footers or keeps script code.)
+    """
+    import lxml.html
+    from lxml_html_clean import Cleaner
+
+    cleaner = Cleaner(
+        scripts=True,
+        javascript=True,
+        style=True,
+        comments=True,
+        page_structure=False,
+        forms=False,
+        kill_tags={"head", "noscript", "template"},
+    )
+    try:
+        tree = cleaner.clean_html(lxml.html.document_fromstring(html))
+    except (ValueError, lxml.etree.ParserError):
+        return ""
+    return " ".join(" ".join(tree.itertext()).split())
+
+
+def extract_html(html: str, source: str, *, whole_page: bool = False) -> Extracted:
+    """The main text of a page (trafilatura), or all its visible text with ``whole_page``."""
+    import trafilatura
+
+    if whole_page:
+        extracted = Extracted(_visible_text(html), _title(html), None, "whole-page")
+    else:
+        # Main text only: a site's menus, sidebars and footers are what make two of its pages
+        # look alike.  Tables are part of an article; readers' comments are not the author's
+        # text.  Fallback extractors stay on (better recall on unusual layouts).  trafilatura's
+        # own deduplication is off: it keeps a cache across documents, so one page's result
+        # would depend on the pages read before it.
+        document = trafilatura.bare_extraction(
+            html,
+            include_comments=False,
+            include_tables=True,
+            deduplicate=False,
+            with_metadata=True,
+        )
+        extracted = Extracted(
+            getattr(document, "text", None) or "",
+            getattr(document, "title", None),
+            getattr(document, "language", None),
+            "trafilatura",
+        )
+    if not extracted.text.strip():
+        hint = "" if whole_page else "; try --whole-page to see all its text"
+        raise InputError(f"{source}: no main text found in this HTML page{hint}")
+    return extracted

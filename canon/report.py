@@ -56,16 +56,22 @@ def describe(profile: Profile) -> str:
     return ", ".join(parts)
 
 
-def _document_line(label: str, doc: Document) -> str:
-    title = f" «{escape(doc.title)}»" if doc.title else ""
-    facts = [doc.method, doc.encoding, f"{doc.chars:,} chars"]
-    if doc.fetched:
-        facts.append(f"{'cached, ' if doc.cached else ''}fetched {doc.fetched}")
+_METHODS = {
+    "text": "text",
+    "docx": "Word document",
+    "trafilatura": "main text by trafilatura",
+    "whole-page": "whole page",
+}
+
+
+def _document_lines(label: str, doc: Document) -> str:
+    title = f"  «{escape(doc.title)}»" if doc.title else ""
     moved = f" → {escape(doc.final_url)}" if doc.final_url and doc.final_url != doc.source else ""
-    return (
-        f"[bold]{label}[/]  {escape(doc.source)}{moved}{title}  "
-        f"[dim]({', '.join(f for f in facts if f)})[/]"
-    )
+    facts = [_METHODS.get(doc.method, doc.method), doc.encoding, f"{doc.chars:,} chars"]
+    if doc.fetched:
+        facts.append(f"{'from cache, ' if doc.cached else ''}fetched {doc.fetched}")
+    details = " · ".join(escape(f) for f in facts if f)
+    return f"[bold]{label}[/]  {escape(doc.source)}{moved}{title}\n   [dim]{details}[/]"
 
 
 def _folds_line(label: str, folds: Sequence[Fold]) -> str:
@@ -81,7 +87,7 @@ def _folds_line(label: str, folds: Sequence[Fold]) -> str:
 def print_table(table: Table, docs: Sequence[Document]) -> None:
     console = _console()
     for label, doc in zip("AB", docs):
-        console.print(_document_line(label, doc))
+        console.print(_document_lines(label, doc))
     grid = RichTable(show_edge=False, pad_edge=False, header_style="bold")
     grid.add_column("k", justify="right")
     grid.add_column("profile")

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import brotli
+
 FIXTURES = Path(__file__).parent / "fixtures" / "site"
 SLOW_SECONDS = 3.0
 
@@ -73,6 +75,10 @@ def routes() -> dict[str, Callable[[], Reply]]:
             body=article("garden")[1][0].encode("koi8_r"),
             headers=(("Content-Type", "text/plain; charset=koi8-r"),),
         ),
+        "/brotli": lambda: Reply(
+            body=brotli.compress(tea_utf8),
+            headers=(("Content-Type", "text/html; charset=utf-8"), ("Content-Encoding", "br")),
+        ),
         "/gzip": lambda: Reply(
             body=gzip.compress(tea_utf8),
             headers=(("Content-Type", "text/html; charset=utf-8"), ("Content-Encoding", "gzip")),
@@ -115,21 +121,23 @@ def routes() -> dict[str, Callable[[], Reply]]:
 class Site:
     """The running server: its base URL and how often each path was requested."""
 
-    def __init__(self, base: str, hits: Counter[str]) -> None:
+    def __init__(self, base: str, hits: Counter[str], agents: list[str]) -> None:
         self.base = base
         self.hits = hits
+        self.agents = agents  # the User-Agent of every request, in order
 
     def url(self, path: str) -> str:
         return self.base + path
 
 
-def _handler(pages: dict[str, Callable[[], Reply]], hits: Counter[str]) -> type:
+def _handler(pages: dict[str, Callable[[], Reply]], hits: Counter[str], agents: list[str]) -> type:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
         def do_GET(self) -> None:
             path = self.path.split("?", 1)[0]
             hits[path] += 1
+            agents.append(self.headers.get("User-Agent", ""))
             make = pages.get(path)
             reply = make() if make else Reply(status=404, body=b"no such page")
             if reply.delay:
@@ -168,11 +176,12 @@ class _QuietServer(ThreadingHTTPServer):
 @contextmanager
 def serve() -> Iterator[Site]:
     hits: Counter[str] = Counter()
-    server = _QuietServer(("127.0.0.1", 0), _handler(routes(), hits))
+    agents: list[str] = []
+    server = _QuietServer(("127.0.0.1", 0), _handler(routes(), hits, agents))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield Site(f"http://127.0.0.1:{server.server_address[1]}", hits)
+        yield Site(f"http://127.0.0.1:{server.server_address[1]}", hits, agents)
     finally:
         server.shutdown()
         server.server_close()

@@ -32,6 +32,7 @@ def read(site, path: str, **options: object):
         ("/koi8-meta", "koi8-r"),
         ("/koi8-undeclared", "koi8-r"),
         ("/gzip", "utf-8"),
+        ("/brotli", "utf-8"),
     ],
 )
 def test_pages_in_every_encoding_decode_right(site, path: str, encoding: str) -> None:
@@ -120,7 +121,12 @@ def test_cache_ignores_a_damaged_entry(site, tmp_path: Path) -> None:
     assert fetch(site.url("/utf8"), FetchOptions(cache_dir=tmp_path)).from_cache is False
 
 
-def test_user_agent_and_whole_page(site) -> None:
+def test_requests_say_who_they_are(site) -> None:
+    read(site, "/news/tea")
+    assert site.agents[-1].startswith("canon/")
+
+
+def test_whole_page_keeps_the_template(site) -> None:
     whole = read_source(site.url("/blog/tea"), whole_page=True)
     main = read_source(site.url("/blog/tea"))
     assert whole.method == "whole-page"

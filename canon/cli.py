@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -14,6 +15,7 @@ from .canonical import canonicalize
 from .compare import Comparison, compare_table
 from .errors import CanonError
 from .fetch import FetchOptions
+from .index import Index, IndexedProfile
 from .profile import BUILTIN_PROFILES, Profile, get_profile
 from .sources import Document, read_source
 
@@ -133,8 +135,8 @@ def _source_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
-def _read(sources: Sequence[str], opts: dict[str, Any]) -> list[Document]:
-    """Read each source with the source options (removed from ``opts``)."""
+def _fetch_options(opts: dict[str, Any]) -> tuple[FetchOptions, bool]:
+    """The source options (removed from ``opts``): how to fetch, and whether whole pages."""
     timeout = opts.pop("timeout")
     fetch_options = FetchOptions(
         connect_timeout=min(10.0, timeout),
@@ -144,7 +146,12 @@ def _read(sources: Sequence[str], opts: dict[str, Any]) -> list[Document]:
         allow_private=opts.pop("allow_private"),
         cache_dir=opts.pop("cache_dir"),
     )
-    whole_page = opts.pop("whole_page")
+    return fetch_options, opts.pop("whole_page")
+
+
+def _read(sources: Sequence[str], opts: dict[str, Any]) -> list[Document]:
+    """Read each source with the source options (removed from ``opts``)."""
+    fetch_options, whole_page = _fetch_options(opts)
     return [read_source(s, whole_page=whole_page, fetch_options=fetch_options) for s in sources]
 
 
@@ -188,16 +195,28 @@ def _profiles(names: Sequence[str], opts: dict[str, Any]) -> list[Profile]:
 @click.argument("first", metavar="A")
 @click.argument("second", metavar="B")
 @click.option(
-    "-k", "--k", "ks", type=click.IntRange(min=1), multiple=True,
+    "-k",
+    "--k",
+    "ks",
+    type=click.IntRange(min=1),
+    multiple=True,
     help="Shingle size in words; repeat for several (default: 3, 4 and 5).",
-)  # fmt: skip
+)
 @click.option(
-    "-p", "--profile", "profile_names", multiple=True,
+    "-p",
+    "--profile",
+    "profile_names",
+    multiple=True,
     help=f"Profile to compare under; repeat for several ({', '.join(BUILTIN_PROFILES)}; "
     "default: raw and lemma).",
-)  # fmt: skip
-@click.option("--step", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Words between the starts of two shingles.")  # fmt: skip
+)
+@click.option(
+    "--step",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Words between the starts of two shingles.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_source_options
 @_profile_options
@@ -239,8 +258,14 @@ def compare(
 
 @cli.command()
 @click.argument("source", metavar="FILE")
-@click.option("-p", "--profile", "profile_name", default="lemma", show_default=True,
-              help=f"Profile ({', '.join(BUILTIN_PROFILES)}).")  # fmt: skip
+@click.option(
+    "-p",
+    "--profile",
+    "profile_name",
+    default="lemma",
+    show_default=True,
+    help=f"Profile ({', '.join(BUILTIN_PROFILES)}).",
+)
 @click.option("--spans", is_flag=True, help="One token a line with the original text and span.")
 @click.option("--json", "as_json", is_flag=True, help="Print tokens, spans and folds as JSON.")
 @_source_options
@@ -263,13 +288,241 @@ def tokens(source: str, profile_name: str, spans: bool, as_json: bool, **opts: A
 def profiles(as_json: bool) -> None:
     """List the built-in profiles, their rules and fingerprints."""
     if as_json:
-        data = [{"profile": p.name, "fingerprint": p.fingerprint, "settings": p.settings()}
-                for p in BUILTIN_PROFILES.values()]  # fmt: skip
+        data = [
+            {"profile": p.name, "fingerprint": p.fingerprint, "settings": p.settings()}
+            for p in BUILTIN_PROFILES.values()
+        ]
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         from . import report
 
         report.print_profiles(list(BUILTIN_PROFILES.values()))
+
+
+# --------------------------------------------------------------------------- index and check
+
+EXIT_BELOW_BAR = 1
+
+
+@cli.group("index")
+def index_group() -> None:
+    """Build and inspect a corpus index (one SQLite file)."""
+
+
+@index_group.command("add")
+@click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("sources", nargs=-1, required=True)
+@click.option(
+    "-p",
+    "--profile",
+    "profile_names",
+    multiple=True,
+    help="Profiles to index (default: raw and lemma, or an existing index's own).",
+)
+@click.option(
+    "-k",
+    "--k",
+    "k",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Shingle size (default 4; an existing index: its own).",
+)
+@click.option("--step", type=click.IntRange(min=1), default=None, help="Shingle step (default 1).")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: one per core).",
+)
+@click.option(
+    "--batch",
+    type=click.IntRange(min=1),
+    default=200,
+    show_default=True,
+    help="Documents per transaction.",
+)
+@_source_options
+@_profile_options
+def index_add(
+    db: Path,
+    sources: tuple[str, ...],
+    profile_names: tuple[str, ...],
+    k: int | None,
+    step: int | None,
+    workers: int | None,
+    batch: int,
+    **opts: Any,
+) -> None:
+    """Add SOURCES to the index DB (created on first use).
+
+    A SOURCE is a URL, a file, a folder (searched for .txt, .md, .html, .htm and .docx),
+    @list.txt (one URL or path a line) or a .jsonl file of {"id", "text"} or {"url", "html"}.
+    Unchanged sources are skipped; changed ones are replaced.
+    """
+    from .corpus import add_sources
+
+    fetch_options, whole_page = _fetch_options(opts)
+    with Index(db, create=True) as index:
+        built = index.profiles()
+        if built and not profile_names and not _overrides(opts):
+            profiles = [_stored_profile(p) for p in built]
+            k, step = k or built[0].k, step or built[0].step
+        else:
+            profiles = _profiles(profile_names or ("raw", "lemma"), opts)
+        report = add_sources(
+            index,
+            sources,
+            profiles,
+            k=k or 4,
+            step=step or 1,
+            whole_page=whole_page,
+            fetch_options=fetch_options,
+            workers=workers or os.cpu_count() or 1,
+            batch=batch,
+        )
+    _print_add_report(report)
+    if report.failures:
+        sys.exit(EXIT_BELOW_BAR)
+
+
+def _stored_profile(indexed: IndexedProfile) -> Profile:
+    from .check import profile_of
+
+    return profile_of(indexed)
+
+
+def _print_add_report(report: Any) -> None:
+    click.echo(
+        f"added {report.added}, replaced {report.replaced}, unchanged {report.skipped}, "
+        f"failed {len(report.failures)} ({report.seconds:.1f} s)",
+        err=True,
+    )
+    for failure in report.failures:
+        reason = failure.reason
+        if not reason.startswith(failure.source):
+            reason = f"{failure.source}: {reason}"
+        click.echo(f"  failed: {reason}", err=True)
+
+
+@index_group.command("remove")
+@click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("sources", nargs=-1, required=True)
+def index_remove(db: Path, sources: tuple[str, ...]) -> None:
+    """Remove documents (by their source, as listed) from the index DB."""
+    with Index(db) as index:
+        removed = index.remove(sources)
+    click.echo(f"removed {removed} of {len(sources)}", err=True)
+
+
+@index_group.command("list")
+@click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="One JSON object a line.")
+def index_list(db: Path, as_json: bool) -> None:
+    """List the documents of the index DB."""
+    with Index(db, readonly=True) as index:
+        for doc in index.documents():
+            if as_json:
+                click.echo(json.dumps(doc, ensure_ascii=False))
+            else:
+                click.echo(f"{doc['source']}\t{doc['title'] or ''}\t{doc['chars']}\t{doc['added']}")
+
+
+@index_group.command("stats")
+@click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def index_stats(db: Path, as_json: bool) -> None:
+    """Documents, shingles, file size and profiles of the index DB."""
+    with Index(db, readonly=True) as index:
+        stats = index.stats()
+    if as_json:
+        click.echo(json.dumps(stats.to_dict(), ensure_ascii=False, indent=2))
+        return
+    click.echo(f"documents       {stats.documents:,}")
+    click.echo(f"file size       {stats.file_size:,} bytes")
+    click.echo(f"per document    {stats.bytes_per_document:,.0f} bytes")
+    for profile, rows in stats.profiles:
+        click.echo(
+            f"profile         {profile.name} {profile.fingerprint} k={profile.k} "
+            f"step={profile.step}: {rows:,} shingles"
+        )
+
+
+@cli.command("check")
+@click.argument("drafts", nargs=-1, required=True, metavar="DRAFT...")
+@click.option(
+    "--index",
+    "db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="The index to check against.",
+)
+@click.option(
+    "-p",
+    "--profile",
+    "profile_names",
+    multiple=True,
+    help="Check under these of the index's profiles (default: all).",
+)
+@click.option(
+    "--exclude",
+    multiple=True,
+    metavar="SOURCE|DOMAIN|REGEX",
+    help="Ignore matching indexed sources (e.g. the copywriter's own site).",
+)
+@click.option("--skip-quotes", is_flag=True, help="Leave text in quotation marks out of the count.")
+@click.option(
+    "--min-uniqueness",
+    type=click.FloatRange(0, 100),
+    default=None,
+    help="Exit 1 when a draft's uniqueness (%) falls below this under any profile.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="How many sources to list.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@_source_options
+def check_command(
+    drafts: tuple[str, ...],
+    db: Path,
+    profile_names: tuple[str, ...],
+    exclude: tuple[str, ...],
+    skip_quotes: bool,
+    min_uniqueness: float | None,
+    top: int,
+    as_json: bool,
+    **opts: Any,
+) -> None:
+    """How much of each DRAFT already exists in the index: uniqueness, sources, fragments."""
+    from .check import check
+
+    docs = _read(drafts, opts)
+    below = False
+    with Index(db, readonly=True) as index:
+        for doc in docs:
+            result = check(
+                doc.text,
+                index,
+                profiles=profile_names or None,
+                exclude=exclude,
+                skip_quotes=skip_quotes,
+                top=top,
+            )
+            if as_json:
+                click.echo(
+                    json.dumps({"draft": doc.to_dict(), **result.to_dict()}, ensure_ascii=False)
+                )
+            else:
+                from . import report
+
+                report.print_check(result, doc)
+            lowest = min(p.uniqueness for p in result.profiles) * 100
+            below = below or (min_uniqueness is not None and lowest < min_uniqueness)
+    if below:
+        sys.exit(EXIT_BELOW_BAR)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

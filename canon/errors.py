@@ -5,6 +5,7 @@ from __future__ import annotations
 __all__ = [
     "CanonError",
     "FetchError",
+    "IndexFileError",
     "InputError",
     "MissingResource",
     "ProfileError",
@@ -22,6 +23,10 @@ class InputError(CanonError):
 
 class FetchError(InputError):
     """A URL cannot be fetched: DNS, connection, timeout, HTTP status, size, content type."""
+
+
+class IndexFileError(InputError):
+    """An index file cannot be used: not an index, a newer schema, other rules, no room."""
 
 
 class ProfileError(CanonError, ValueError):

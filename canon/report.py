@@ -10,12 +10,20 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 
 from .canonical import Canonical
+from .check import CheckResult
 from .compare import Comparison, Table
 from .profile import Profile
 from .sources import Document
 from .tokenize import Fold
 
-__all__ = ["describe", "print_profiles", "print_table", "print_tokens"]
+__all__ = [
+    "describe",
+    "marked_text",
+    "print_check",
+    "print_profiles",
+    "print_table",
+    "print_tokens",
+]
 
 _METRICS = (
     ("jaccard", "Jaccard"),
@@ -147,3 +155,92 @@ def print_profiles(profiles: Sequence[Profile]) -> None:
     console = _console()
     for profile in profiles:
         console.print(f"[bold]{profile.name}[/] {profile.fingerprint}  {escape(describe(profile))}")
+
+
+# --------------------------------------------------------------------------- check
+
+_EXACT, _REWRITE = 2, 1
+_MARKS = {_EXACT: ("[[", "]]"), _REWRITE: ("{{", "}}")}
+_STYLES = {_EXACT: "bold white on red", _REWRITE: "black on yellow"}
+
+
+def _levels(result: CheckResult) -> list[int]:
+    """Per character of the draft: 2 copied word for word, 1 found only after normalization."""
+    levels = [0] * len(result.text)
+    for profile in result.profiles:
+        level = _EXACT if profile.profile == "raw" else _REWRITE
+        for fragment in profile.fragments:
+            for i in range(fragment.start, fragment.end):
+                levels[i] = max(levels[i], level)
+    return levels
+
+
+def _runs(levels: list[int]) -> list[tuple[int, int, int]]:
+    runs: list[tuple[int, int, int]] = []
+    for i, level in enumerate(levels):
+        if runs and runs[-1][2] == level:
+            runs[-1] = (runs[-1][0], i + 1, level)
+        else:
+            runs.append((i, i + 1, level))
+    return runs
+
+
+def marked_text(result: CheckResult) -> str:
+    """The draft with ``[[copied]]`` and ``{{rewritten}}`` fragments marked, for plain output."""
+    out = []
+    for start, end, level in _runs(_levels(result)):
+        opening, closing = _MARKS.get(level, ("", ""))
+        out.append(f"{opening}{result.text[start:end]}{closing}")
+    return "".join(out)
+
+
+def print_check(result: CheckResult, doc: Document) -> None:
+    from rich.text import Text
+
+    console = _console()
+    console.print(_document_lines("Draft", doc))
+    grid = RichTable(show_edge=False, pad_edge=False, header_style="bold")
+    for title in ("profile", "uniqueness", "borrowed/shingles", "k", "fingerprint"):
+        grid.add_column(title, justify="left" if title in ("profile", "fingerprint") else "right")
+    for p in result.profiles:
+        grid.add_row(
+            p.profile,
+            f"{p.uniqueness:.1%}",
+            f"{p.borrowed:,}/{p.draft_shingles:,}",
+            str(p.k),
+            p.fingerprint,
+        )
+    console.print()
+    console.print(grid)
+    for p in result.profiles:
+        if not p.sources:
+            continue
+        console.print(f"\n[bold]Sources ({p.profile})[/]")
+        sources = RichTable(show_edge=False, pad_edge=False, header_style="bold")
+        for title in ("source", "share of draft", "Jaccard", "shared"):
+            sources.add_column(title, justify="left" if title == "source" else "right")
+        for match in p.sources:
+            title = f"  «{match.title}»" if match.title else ""
+            sources.add_row(
+                escape(match.source + title),
+                f"{match.containment:.1%}",
+                f"{match.jaccard:.1%}",
+                f"{match.shared:,}",
+            )
+        console.print(sources)
+    if console.is_terminal:
+        text = Text()
+        for start, end, level in _runs(_levels(result)):
+            text.append(result.text[start:end], style=_STYLES.get(level, ""))
+        console.print(
+            "\n[bold]Draft[/] ([white on red]copied word for word[/], "
+            "[black on yellow]found after lemmatization[/])"
+        )
+        console.print(text)
+    else:
+        click.echo("\nDraft ([[copied word for word]], {{found after lemmatization}}):")
+        click.echo(marked_text(result))
+    console.print(
+        "[dim]uniqueness = share of the draft's distinct shingles found in no indexed "
+        "source; share of draft = shared / draft shingles.[/]"
+    )

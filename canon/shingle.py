@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import xxhash
 
-__all__ = ["shingle_hashes", "shingles", "token_hashes", "window_count"]
+__all__ = ["shingle_hashes", "shingles", "token_hashes", "window_count", "window_hashes"]
 
 _GOLDEN = 0x9E3779B97F4A7C15
 _M1 = np.uint64(0xFF51AFD7ED558CCD)
@@ -65,6 +65,11 @@ def _fmix64(x: np.ndarray) -> np.ndarray:
 
 def shingle_hashes(tokens: Sequence[str], k: int, step: int = 1) -> np.ndarray:
     """The sorted distinct 64-bit hashes of the shingles (see the module's definition)."""
+    return _sorted_distinct(window_hashes(tokens, k, step))
+
+
+def window_hashes(tokens: Sequence[str], k: int, step: int = 1) -> np.ndarray:
+    """The hash of every window in order (window ``i`` starts at token ``i * step``)."""
     count = window_count(len(tokens), k, step)
     if count == 0:
         return np.empty(0, dtype=np.uint64)
@@ -75,7 +80,7 @@ def shingle_hashes(tokens: Sequence[str], k: int, step: int = 1) -> np.ndarray:
         for j in range(k):
             h ^= hashes[j : j + stop : step]
             _fmix64(h)
-    return _sorted_distinct(h)
+    return h
 
 
 def _sorted_distinct(values: np.ndarray) -> np.ndarray:

@@ -20,10 +20,21 @@ _HYPHENATED = re.compile(r"[^\W_]+(?:[-\u2010][^\W_]+)*")
 # Latin letters (after casefold) that look like Cyrillic ones in upper or lower case.
 _LOOKALIKES = str.maketrans(
     {
-        "a": "а", "b": "в", "c": "с", "e": "е", "h": "н", "k": "к", "m": "м",
-        "o": "о", "p": "р", "t": "т", "x": "х", "y": "у", "ë": "ё",
+        "a": "а",
+        "b": "в",
+        "c": "с",
+        "e": "е",
+        "h": "н",
+        "k": "к",
+        "m": "м",
+        "o": "о",
+        "p": "р",
+        "t": "т",
+        "x": "х",
+        "y": "у",
+        "ë": "ё",
     }
-)  # fmt: skip
+)
 _LATIN = re.compile(r"[a-zà-ÿ]")
 _CYRILLIC = re.compile(r"[а-яё]")
 # A Cyrillic letter next to a Latin one: how a look-alike letter inside a word shows.

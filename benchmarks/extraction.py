@@ -1,0 +1,562 @@
+"""How fast does canon turn an HTML page into a Document, and how good is its main text?
+
+What is measured (each canon timing is repeated ``--repeats`` times, default 3, and the median
+is reported, because the machine may be noisy):
+
+- pages/s of ``canon.read_source(path)`` (file → Document: read, decode, main text by
+  trafilatura) and of ``canon.read_source(path, whole_page=True)`` (all visible text, no
+  trafilatura) over a loop on generated local HTML page files;
+- the share of the main-text time spent inside ``trafilatura.bare_extraction``: the function is
+  wrapped on the ``trafilatura`` module (canon calls it as ``trafilatura.bare_extraction``)
+  by a timer that adds up its wall time.  Reported: total, trafilatura, rest = total −
+  trafilatura (medians over the runs), and rest / trafilatura with the target < 20 %;
+- if ``scrapinghub-article-extraction-benchmark/`` is in the data folder (181 real pages with
+  their full article text as ground truth, 4 of them Russian), the same two measures on those
+  pages, and the quality of the main text: the token F1 (bag of lowercased ``\\w+`` tokens,
+  Counter intersection) of the extracted text against the ground truth, for canon's
+  ``read_source`` and for ``trafilatura.bare_extraction`` called directly on the same
+  decoded HTML with its defaults (readers' comments included), with canon's settings, and
+  with ``favor_precision``, ``favor_recall`` and ``fast`` (each with ``include_comments=False,
+  include_tables=True``).  A page with no text extracted scores 0.  The direct calls are timed
+  once per page (one run: they are the slow part of the script); their pages/s excludes
+  reading and decoding, which canon's includes.  In the quality tables pages/s is the pages
+  over the sum of their times (for canon, each page's median over the runs).
+
+The generated pages: the two site templates of ``tests/fixtures/site/`` (blog and news) filled
+with 2-12 paragraphs, each either a paragraph of the fixture articles or of
+``examples/*.txt``, or a new one of 2-6 of their sentences in random order; the title is the
+start of a random sentence.  Every page is different.  Half are UTF-8, a quarter
+windows-1251 and a quarter KOI8-R, each with the matching ``<meta charset>`` (characters KOI8-R
+lacks, such as « » —, become HTML character references).  Each page's body text is kept, so
+the main text of a generated page is also scored against it (token F1, as above).
+
+Run from the repository root (the data default to ``../shared/data``)::
+
+    /work/venv/bin/python benchmarks/extraction.py
+    /work/venv/bin/python benchmarks/extraction.py --quick       # 60 pages, 1 run
+    /work/venv/bin/python benchmarks/extraction.py --pages 400 --repeats 5
+    /work/venv/bin/python benchmarks/extraction.py --data /path/to/data
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import html
+import json
+import random
+import re
+import statistics
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import trafilatura
+
+import canon
+from canon import Document, InputError
+from canon.extract import decode_html
+
+REPO = Path(__file__).resolve().parents[1]
+SITE = REPO / "tests" / "fixtures" / "site"
+TEXTS = (
+    *sorted(SITE.glob("article-*.txt")),
+    *sorted((REPO / "examples").glob("*.txt")),
+)
+TEMPLATES = ("blog", "news")
+# Every fourth page: UTF-8, UTF-8, windows-1251, KOI8-R (Python codec, declared charset).
+ENCODINGS = (
+    ("utf-8", "utf-8"),
+    ("utf-8", "utf-8"),
+    ("cp1251", "windows-1251"),
+    ("koi8_r", "koi8-r"),
+)
+PARAGRAPHS = (2, 12)
+NEW_PARAGRAPH_SENTENCES = (2, 6)
+KEEP_PARAGRAPH = 0.3
+TITLE_WORDS = (4, 9)
+TARGET_REST = 0.20
+LOW_F1 = 0.9
+
+BENCHMARK = "scrapinghub-article-extraction-benchmark"
+# What canon's extract_html passes to bare_extraction (canon/extract.py).
+CANON_SETTINGS: dict[str, Any] = {
+    "include_comments": False,
+    "include_tables": True,
+    "deduplicate": False,
+    "with_metadata": True,
+}
+MAIN_TEXT = {"include_comments": False, "include_tables": True}
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
+_TOKEN = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page file and the text of its article (title excluded) or its ground truth."""
+
+    path: Path
+    truth: str
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Wall times of repeated runs of one loop, the part of each inside bare_extraction, and
+    each page's time (median over the runs)."""
+
+    name: str
+    runs: tuple[float, ...]
+    inside: tuple[float, ...]
+    per_page: tuple[float, ...]
+    units: int
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.runs)
+
+    @property
+    def rate(self) -> float:
+        return self.units / self.median
+
+    @property
+    def trafilatura(self) -> float:
+        return statistics.median(self.inside)
+
+    @property
+    def rest(self) -> float:
+        return statistics.median(r - i for r, i in zip(self.runs, self.inside))
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """The texts one extractor gave (None: no text) and its timing."""
+
+    name: str
+    settings: str
+    texts: tuple[str | None, ...]
+    timing: Timing
+
+
+# ---------------------------------------------------------------- the generated pages
+
+
+def read_paragraphs(paths: Iterable[Path]) -> list[str]:
+    """The paragraphs (blank-line separated) of the texts; each text's first line, its title,
+    is left out."""
+    paragraphs = []
+    for path in paths:
+        _title, *rest = path.read_text("utf-8").strip().split("\n\n")
+        paragraphs += [" ".join(p.split()) for p in rest if p.strip()]
+    return paragraphs
+
+
+def make_body(rng: random.Random, paragraphs: Sequence[str], sentences: Sequence[str]) -> list[str]:
+    body = []
+    for _ in range(rng.randint(*PARAGRAPHS)):
+        if rng.random() < KEEP_PARAGRAPH:
+            body.append(rng.choice(paragraphs))
+        else:
+            body.append(" ".join(rng.sample(sentences, rng.randint(*NEW_PARAGRAPH_SENTENCES))))
+    return body
+
+
+def make_title(rng: random.Random, sentences: Sequence[str]) -> str:
+    words = rng.choice(sentences).split()[: rng.randint(*TITLE_WORDS)]
+    return " ".join(words).rstrip(",.:;!?…—-« ")
+
+
+def render(template: str, charset: str, title: str, body: Sequence[str]) -> str:
+    paragraphs = "\n".join(f"<p>{html.escape(p, quote=False)}</p>" for p in body)
+    return template.format(charset=charset, title=html.escape(title), body=paragraphs)
+
+
+def generate_pages(n: int, seed: int, folder: Path) -> list[Page]:
+    """``n`` different page files in ``folder``, templates and encodings taken in turn."""
+    paragraphs = read_paragraphs(TEXTS)
+    sentences = sorted({s for p in paragraphs for s in _SENTENCE_END.split(p) if s.strip()})
+    templates = [(SITE / f"template-{t}.html").read_text("utf-8") for t in TEMPLATES]
+    rng = random.Random(seed)
+    pages: list[Page] = []
+    seen: set[tuple[str, ...]] = set()
+    while len(pages) < n:
+        body = make_body(rng, paragraphs, sentences)
+        if tuple(body) in seen:
+            continue
+        seen.add(tuple(body))
+        i = len(pages)
+        codec, charset = ENCODINGS[i % len(ENCODINGS)]
+        template = TEMPLATES[(i // len(ENCODINGS)) % len(TEMPLATES)]
+        text = render(
+            templates[TEMPLATES.index(template)], charset, make_title(rng, sentences), body
+        )
+        path = folder / f"page-{i:04d}-{template}-{charset}.html"
+        path.write_bytes(text.encode(codec, errors="xmlcharrefreplace"))
+        pages.append(Page(path, "\n".join(body), f"{template} {charset}"))
+    return pages
+
+
+# ---------------------------------------------------------------- the real pages
+
+
+def read_benchmark(folder: Path, out: Path) -> tuple[list[Page], set[str]]:
+    """The pages with a ground truth, unzipped to ``out/<id>.html``, and the Russian ids."""
+    truth = json.loads((folder / "ground-truth.json").read_text("utf-8"))
+    pages = []
+    for page_id, entry in sorted(truth.items()):
+        source = folder / "html" / f"{page_id}.html.gz"
+        body = entry.get("articleBody") or ""
+        if not source.is_file() or not body.strip():
+            continue
+        path = out / f"{page_id}.html"
+        path.write_bytes(gzip.decompress(source.read_bytes()))
+        pages.append(Page(path, body, entry.get("url", "")))
+    russian: set[str] = set()
+    subset = folder / "russian_subset.tsv"
+    if subset.is_file():
+        with subset.open(encoding="utf-8", newline="") as handle:
+            russian = {row["id"] for row in csv.DictReader(handle, delimiter="\t")}
+    return pages, russian
+
+
+# ---------------------------------------------------------------- measurements
+
+
+class TrafilaturaClock:
+    """While active, ``trafilatura.bare_extraction`` is wrapped to add up its wall time."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.calls = 0
+
+    @contextmanager
+    def active(self) -> Iterator[TrafilaturaClock]:
+        original = trafilatura.bare_extraction
+
+        def timed_bare_extraction(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - start
+                self.calls += 1
+
+        trafilatura.bare_extraction = timed_bare_extraction
+        try:
+            yield self
+        finally:
+            trafilatura.bare_extraction = original
+
+
+def read_once(paths: Sequence[Path], whole_page: bool) -> tuple[list[Document | None], list[float]]:
+    """Every page through ``canon.read_source``; None where canon found no text."""
+    docs: list[Document | None] = []
+    times = []
+    for path in paths:
+        start = time.perf_counter()
+        try:
+            docs.append(canon.read_source(str(path), whole_page=whole_page))
+        except InputError:
+            docs.append(None)
+        times.append(time.perf_counter() - start)
+    return docs, times
+
+
+def time_read_source(
+    name: str, pages: Sequence[Page], whole_page: bool, repeats: int
+) -> tuple[Timing, list[Document | None]]:
+    paths = [p.path for p in pages]
+    read_once(paths[:4], whole_page)  # imports and first-call set-up, untimed
+    runs, inside, per_page = [], [], []
+    docs: list[Document | None] = []
+    for _ in range(repeats):
+        clock = TrafilaturaClock()
+        with clock.active():
+            start = time.perf_counter()
+            docs, times = read_once(paths, whole_page)
+            runs.append(time.perf_counter() - start)
+        expected = 0 if whole_page else len(paths)
+        if clock.calls != expected:
+            print(f"note: {name}: {clock.calls} bare_extraction calls for {len(paths)} pages")
+        inside.append(clock.seconds)
+        per_page.append(times)
+    medians = tuple(statistics.median(t) for t in zip(*per_page))
+    return Timing(name, tuple(runs), tuple(inside), medians, len(paths)), docs
+
+
+def direct(name: str, htmls: Sequence[str], settings: dict[str, Any]) -> Extraction:
+    """``trafilatura.bare_extraction(html, **settings)`` on every page, timed once."""
+    texts: list[str | None] = []
+    times = []
+    for page in htmls:
+        start = time.perf_counter()
+        document = trafilatura.bare_extraction(page, **settings)
+        times.append(time.perf_counter() - start)
+        texts.append(getattr(document, "text", None) or None)
+    total = sum(times)
+    timing = Timing(name, (total,), (total,), tuple(times), len(htmls))
+    shown = ", ".join(f"{k}={v}" for k, v in settings.items()) or "(defaults)"
+    return Extraction(name, shown, tuple(texts), timing)
+
+
+def fast_option() -> str:
+    """``fast`` (trafilatura ≥ 1.10) or the older ``no_fallback``."""
+    import inspect
+
+    parameters = inspect.signature(trafilatura.bare_extraction).parameters
+    return "fast" if "fast" in parameters else "no_fallback"
+
+
+def variants() -> list[tuple[str, dict[str, Any]]]:
+    fast = fast_option()
+    return [
+        ("bare_extraction, canon's settings", CANON_SETTINGS),
+        ("bare_extraction defaults", {}),
+        ("favor_precision", {"favor_precision": True, **MAIN_TEXT}),
+        ("favor_recall", {"favor_recall": True, **MAIN_TEXT}),
+        (fast, {fast: True, **MAIN_TEXT}),
+    ]
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def bag(text: str | None) -> Counter[str]:
+    return Counter(_TOKEN.findall(text.lower())) if text else Counter()
+
+
+def prf(predicted: str | None, truth: str) -> tuple[float, float, float]:
+    """Token precision, recall and F1 of ``predicted`` against ``truth`` (bags of words)."""
+    pred, gold = bag(predicted), bag(truth)
+    common = sum((pred & gold).values())
+    if not common:
+        return 0.0, 0.0, 0.0
+    precision, recall = common / sum(pred.values()), common / sum(gold.values())
+    return precision, recall, 2 * precision * recall / (precision + recall)
+
+
+def doc_text(doc: Document | None) -> str | None:
+    return doc.text if doc is not None else None
+
+
+# ---------------------------------------------------------------- report
+
+
+def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _runs(timing: Timing) -> str:
+    return ", ".join(f"{t:.3f}" for t in timing.runs)
+
+
+def verdict(value: float, target: float) -> str:
+    return "PASS" if value < target else "MISS"
+
+
+def rate_row(timing: Timing) -> list[str]:
+    return [
+        timing.name,
+        f"{timing.units:,}",
+        f"{timing.median:.3f}",
+        _runs(timing),
+        f"{timing.rate:,.1f}",
+    ]
+
+
+def share_row(corpus: str, timing: Timing) -> list[str]:
+    share = timing.rest / timing.trafilatura
+    return [
+        corpus,
+        f"{timing.units:,}",
+        f"{timing.median:.3f}",
+        f"{timing.trafilatura:.3f}",
+        f"{timing.rest:.3f}",
+        f"{share:.1%}",
+        f"< {TARGET_REST:.0%}",
+        verdict(share, TARGET_REST),
+    ]
+
+
+def quality_row(
+    name: str,
+    settings: str,
+    texts: Sequence[str | None],
+    timing: Timing,
+    pages: Sequence[Page],
+    keep: Sequence[int],
+) -> list[str]:
+    scores = [prf(texts[i], pages[i].truth) for i in keep]
+    precision, recall, f1 = ([s[j] for s in scores] for j in range(3))
+    seconds = sum(timing.per_page[i] for i in keep)
+    return [
+        name,
+        settings,
+        str(len(keep)),
+        str(sum(texts[i] is None for i in keep)),
+        f"{statistics.mean(f1):.3f}",
+        f"{statistics.median(f1):.3f}",
+        f"{statistics.mean(precision):.3f}",
+        f"{statistics.mean(recall):.3f}",
+        f"{len(keep) / seconds:,.1f}",
+    ]
+
+
+QUALITY_HEADER = [
+    "extractor",
+    "settings",
+    "pages",
+    "no text",
+    "mean F1",
+    "median F1",
+    "mean P",
+    "mean R",
+    "pages/s",
+]
+
+
+def describe_pages(pages: Sequence[Page], seconds: float) -> None:
+    sizes = sorted(p.path.stat().st_size for p in pages)
+    kinds = Counter(p.label for p in pages)
+    paragraphs = [p.truth.count("\n") + 1 for p in pages]
+    print(
+        f"- {len(pages)} page files, all different, built in {seconds:.1f} s;"
+        f" {min(paragraphs)}-{max(paragraphs)} paragraphs;"
+        f" {sizes[0] / 1024:.1f}-{sizes[-1] / 1024:.1f} KB"
+        f" (median {statistics.median(sizes) / 1024:.1f} KB)"
+    )
+    print("- " + ", ".join(f"{kind}: {count}" for kind, count in sorted(kinds.items())) + "\n")
+
+
+def print_generated(
+    pages: Sequence[Page], main: Timing, whole: Timing, docs: Sequence[Document | None]
+) -> None:
+    print(
+        table(
+            ["read_source", "pages", "median s", "runs s", "pages/s"], map(rate_row, (main, whole))
+        )
+    )
+    print("\nWhere the main-text time goes (medians over the runs):\n")
+    print(table(SHARE_HEADER, [share_row("generated", main)]))
+    f1 = [prf(doc_text(d), p.truth)[2] for d, p in zip(docs, pages)]
+    encodings = Counter(d.encoding for d in docs if d is not None)
+    print(
+        f"\nMain text against each page's body: token F1 mean {statistics.mean(f1):.3f},"
+        f" min {min(f1):.3f}, {sum(f < LOW_F1 for f in f1)} pages below {LOW_F1};"
+        f" decoded as {dict(sorted(encodings.items()))}.\n"
+    )
+
+
+SHARE_HEADER = [
+    "pages",
+    "n",
+    "total s",
+    "trafilatura s",
+    "rest s",
+    "rest / trafilatura",
+    "target",
+    "status",
+]
+
+
+def print_real(
+    pages: Sequence[Page],
+    russian: set[str],
+    timing: Timing,
+    docs: Sequence[Document | None],
+    extractions: Sequence[Extraction],
+) -> None:
+    print(table(["read_source", "pages", "median s", "runs s", "pages/s"], [rate_row(timing)]))
+    print("\nWhere the main-text time goes (medians over the runs):\n")
+    print(table(SHARE_HEADER, [share_row("real", timing)]))
+    canon_texts = tuple(doc_text(d) for d in docs)
+    rows = [("canon read_source", "file → Document", canon_texts, timing)]
+    rows += [(e.name, e.settings, e.texts, e.timing) for e in extractions]
+    everything = list(range(len(pages)))
+    print(f"\nToken F1 against the ground truth, all {len(pages)} pages:\n")
+    print(table(QUALITY_HEADER, [quality_row(*r, pages, everything) for r in rows]))
+    ru = [i for i, p in enumerate(pages) if p.path.stem in russian]
+    if not ru:
+        print("\n(no Russian pages listed in russian_subset.tsv)\n")
+        return
+    print(f"\nThe {len(ru)} Russian pages (russian_subset.tsv):\n")
+    print(table(QUALITY_HEADER, [quality_row(*r, pages, ru) for r in rows]))
+    print("\nToken F1 per Russian page:\n")
+    header = ["page", "gold words", *(r[0] for r in rows)]
+    per_page = [
+        [
+            f"{pages[i].path.stem[:8]}… {pages[i].label.split('/')[2]}",
+            f"{sum(bag(pages[i].truth).values()):,}",
+            *(f"{prf(r[2][i], pages[i].truth)[2]:.3f}" for r in rows),
+        ]
+        for i in ru
+    ]
+    print(table(header, per_page))
+    print()
+
+
+# ---------------------------------------------------------------- main
+
+
+def run_generated(args: argparse.Namespace, folder: Path) -> None:
+    print("## Generated pages: source → Document\n")
+    start = time.perf_counter()
+    pages = generate_pages(args.pages, args.seed, folder)
+    describe_pages(pages, time.perf_counter() - start)
+    main, docs = time_read_source("main text", pages, False, args.repeats)
+    whole, _ = time_read_source("whole page", pages, True, args.repeats)
+    print_generated(pages, main, whole, docs)
+
+
+def run_real(args: argparse.Namespace, folder: Path) -> None:
+    data = Path(args.data) / BENCHMARK
+    print(f"## Real pages: {BENCHMARK}\n")
+    if not data.is_dir():
+        print(f"skipped: {data} does not exist\n")
+        return
+    start = time.perf_counter()
+    pages, russian = read_benchmark(data, folder)
+    timing, docs = time_read_source("main text", pages, False, args.repeats)
+    htmls = [decode_html(p.path.read_bytes(), p.path.name)[0] for p in pages]
+    extractions = [direct(name, htmls, settings) for name, settings in variants()]
+    print(f"- {len(pages)} pages with a ground truth, {len(russian)} of them Russian\n")
+    print_real(pages, russian, timing, docs, extractions)
+    print(f"({BENCHMARK}: {time.perf_counter() - start:.1f} s)\n")
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", type=int, default=240, help="generated pages (≥ 200)")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per timing (median)")
+    parser.add_argument("--seed", type=int, default=2024, help="seed of the generated pages")
+    parser.add_argument("--quick", action="store_true", help="60 pages, 1 run: a smoke run")
+    parser.add_argument(
+        "--data", default=str(REPO.parent / "shared" / "data"), help="the evaluation data folder"
+    )
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.pages, args.repeats = 60, 1
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_args(argv)
+    start = time.perf_counter()
+    print(f"trafilatura {trafilatura.__version__}\n")
+    with tempfile.TemporaryDirectory() as folder:
+        run_generated(args, Path(folder))
+    with tempfile.TemporaryDirectory() as folder:
+        run_real(args, Path(folder))
+    print(f"Total benchmark time: {time.perf_counter() - start:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,254 @@
+"""How unique is a draft against an index: uniqueness, the sources it shares with, fragments.
+
+For each profile of the index, the draft is canonicalized under the same rules and cut into the
+same k-word windows.  A window is *borrowed* when its hash is in some indexed (and not
+excluded) document; uniqueness is the share of the draft's distinct shingles that are not.
+Per source: ``containment`` is the share of the draft's shingles found there, ``jaccard`` the
+usual set measure.  Borrowed windows are mapped back to characters of the draft through the
+token spans and merged into fragments.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from .canonical import canonicalize
+from .errors import IndexFileError, InputError, TextTooShort
+from .index import Index, IndexedProfile
+from .profile import Profile
+from .shingle import window_hashes
+
+__all__ = [
+    "CheckResult",
+    "Fragment",
+    "ProfileCheck",
+    "SourceMatch",
+    "check",
+    "profile_of",
+    "quoted_ranges",
+]
+
+# «ёлочки», „лапки“, “English” and "straight" quotes.
+_QUOTES = re.compile(r"«[^«»]*»|„[^„“”]*[“”]|“[^“”]*”|\"[^\"\n]*\"")
+
+
+@dataclass(frozen=True)
+class SourceMatch:
+    source: str
+    title: str | None
+    shared: int
+    containment: float
+    jaccard: float
+    source_shingles: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """Characters ``[start, end)`` of the draft that are found in the index."""
+
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class ProfileCheck:
+    profile: str
+    fingerprint: str
+    k: int
+    draft_words: int
+    draft_shingles: int
+    borrowed: int
+    sources: tuple[SourceMatch, ...]
+    fragments: tuple[Fragment, ...]
+    quoted_shingles: int = 0
+
+    @property
+    def uniqueness(self) -> float:
+        return 1 - self.borrowed / self.draft_shingles
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile,
+            "fingerprint": self.fingerprint,
+            "k": self.k,
+            "uniqueness": self.uniqueness,
+            "draft_words": self.draft_words,
+            "draft_shingles": self.draft_shingles,
+            "borrowed_shingles": self.borrowed,
+            "quoted_shingles": self.quoted_shingles,
+            "sources": [s.to_dict() for s in self.sources],
+            "fragments": [[f.start, f.end] for f in self.fragments],
+        }
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    text: str
+    profiles: tuple[ProfileCheck, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"profiles": [p.to_dict() for p in self.profiles]}
+
+
+def quoted_ranges(text: str) -> list[tuple[int, int]]:
+    """Character ranges of quotations (inside the quote marks, marks included)."""
+    return [m.span() for m in _QUOTES.finditer(text)]
+
+
+def profile_of(indexed: IndexedProfile) -> Profile:
+    """The Profile an index stored, checked against its fingerprint."""
+    profile = Profile(name=indexed.name, **json.loads(indexed.settings))
+    if profile.fingerprint != indexed.fingerprint:
+        raise IndexFileError(
+            f"the index's profile {indexed.name} has fingerprint {indexed.fingerprint}, but the "
+            f"same rules give {profile.fingerprint} here (another dictionary or word list "
+            "version): rebuild the index"
+        )
+    return profile
+
+
+class _Excluder:
+    """--exclude: a source exactly, a domain (and its subdomains), or a regular expression."""
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        self.patterns = list(patterns)
+        self.regexes = []
+        for pattern in self.patterns:
+            try:
+                self.regexes.append(re.compile(pattern))
+            except re.error as exc:
+                message = f"--exclude {pattern!r}: not a valid regular expression ({exc})"
+                raise InputError(message) from None
+
+    def __call__(self, source: str) -> bool:
+        host = (urlsplit(source).hostname or "") if "://" in source else ""
+        for pattern, regex in zip(self.patterns, self.regexes):
+            domain = pattern.lower().removeprefix("www.")
+            if source == pattern or (host and (host == domain or host.endswith("." + domain))):
+                return True
+            if regex.search(source):
+                return True
+        return False
+
+
+def _windows_in_quotes(
+    spans: Sequence[tuple[int, int]], k: int, step: int, count: int, quotes: list[tuple[int, int]]
+) -> np.ndarray:
+    inside = np.zeros(len(spans), dtype=bool)
+    for start, end in quotes:
+        for i, (s, e) in enumerate(spans):
+            if s >= start and e <= end:
+                inside[i] = True
+    return np.array([inside[i * step : i * step + k].any() for i in range(count)], dtype=bool)
+
+
+def _fragments(
+    spans: Sequence[tuple[int, int]], starts: np.ndarray, k: int
+) -> tuple[Fragment, ...]:
+    merged: list[list[int]] = []
+    for first in starts.tolist():
+        start, end = spans[first][0], spans[first + k - 1][1]
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return tuple(Fragment(s, e) for s, e in merged)
+
+
+def _check_profile(
+    text: str,
+    index: Index,
+    indexed: IndexedProfile,
+    exclude: _Excluder,
+    skip_quotes: bool,
+    top: int,
+) -> ProfileCheck:
+    profile = profile_of(indexed)
+    canonical = canonicalize(text, profile)
+    k, step = indexed.k, indexed.step
+    hashes = window_hashes(canonical.tokens, k, step)
+    keep = np.ones(len(hashes), dtype=bool)
+    quoted = 0
+    if skip_quotes and len(hashes):
+        inside = _windows_in_quotes(canonical.spans, k, step, len(hashes), quoted_ranges(text))
+        quoted = len(set(hashes[inside].tolist()) - set(hashes[~inside].tolist()))
+        keep = ~inside
+    distinct = np.unique(hashes[keep])
+    if len(distinct) == 0:
+        raise TextTooShort(len(canonical), k, "the draft")
+    rows = index.postings(indexed, distinct)
+    names = index.sources({doc for _, doc in rows})
+    allowed = {doc for doc, (source, _) in names.items() if not exclude(source)}
+    rows = [(h, doc) for h, doc in rows if doc in allowed]
+    borrowed = {h for h, _ in rows}
+    shared = Counter(doc for _, doc in rows)
+    sizes = index.shingle_counts(indexed, shared)
+    n = len(distinct)
+    matches = sorted(
+        (
+            SourceMatch(
+                names[doc][0],
+                names[doc][1],
+                count,
+                count / n,
+                count / (n + sizes[doc] - count),
+                sizes[doc],
+            )
+            for doc, count in shared.items()
+        ),
+        key=lambda m: (-m.shared, -m.jaccard, m.source),
+    )
+    signed = hashes.view(np.int64)
+    hit = keep & np.isin(signed, np.fromiter(borrowed, dtype=np.int64, count=len(borrowed)))
+    fragments = _fragments(canonical.spans, np.flatnonzero(hit) * step, k)
+    return ProfileCheck(
+        indexed.name,
+        indexed.fingerprint,
+        k,
+        len(canonical),
+        n,
+        len(borrowed),
+        tuple(matches[:top]),
+        fragments,
+        quoted,
+    )
+
+
+def check(
+    text: str,
+    index: Index,
+    *,
+    profiles: Sequence[str] | None = None,
+    exclude: Sequence[str] = (),
+    skip_quotes: bool = False,
+    top: int = 10,
+) -> CheckResult:
+    """Check ``text`` against ``index`` under each of its profiles (or the ones named)."""
+    available = index.profiles()
+    if not available:
+        raise IndexFileError(f"{index.path}: the index is empty; add documents first")
+    chosen = available
+    if profiles:
+        by_name = {p.name: p for p in available}
+        unknown = [name for name in profiles if name not in by_name]
+        if unknown:
+            built = ", ".join(f"{p.name} ({p.fingerprint}, k={p.k})" for p in available)
+            raise IndexFileError(
+                f"{index.path}: was built with {built}, not with {unknown[0]}: "
+                "check with the index's profiles or build another index"
+            )
+        chosen = [by_name[name] for name in profiles]
+    excluder = _Excluder(exclude)
+    results = tuple(_check_profile(text, index, p, excluder, skip_quotes, top) for p in chosen)
+    return CheckResult(text, results)

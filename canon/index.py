@@ -1,0 +1,395 @@
+"""The corpus index: one SQLite file of documents and their shingle hashes (hash → documents).
+
+Layout (schema version 1; ``PRAGMA application_id`` marks a canon index):
+
+- ``profiles``: each profile the index was built with: name, fingerprint, settings, k, step.
+- ``documents``: source, title, added time, content hash, extraction method, length.
+- ``doc_profiles``: per document and profile, the canonical word and distinct-shingle counts.
+- ``postings``: the inverted table ``(profile, hash, document)``; hashes are the stable 64-bit
+  shingle hashes stored as signed SQLite integers.
+
+Writes go in transactions, a batch of documents at a time, in WAL mode, so a check can read
+while an add is under way, and a crash loses at most the batch being written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+from .errors import CanonError, IndexFileError
+from .profile import Profile
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Index",
+    "IndexStats",
+    "IndexedProfile",
+    "Prepared",
+]
+
+SCHEMA_VERSION = 1
+APPLICATION_ID = 0x63616E6E  # "cann"
+
+_SCHEMA = """
+CREATE TABLE profiles (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    fingerprint TEXT NOT NULL UNIQUE,
+    settings TEXT NOT NULL,
+    k INTEGER NOT NULL,
+    step INTEGER NOT NULL
+);
+CREATE TABLE documents (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL UNIQUE,
+    title TEXT,
+    added TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    method TEXT NOT NULL,
+    chars INTEGER NOT NULL,
+    final_url TEXT
+);
+CREATE TABLE doc_profiles (
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    profile_id INTEGER NOT NULL REFERENCES profiles(id),
+    words INTEGER NOT NULL,
+    shingles INTEGER NOT NULL,
+    PRIMARY KEY (doc_id, profile_id)
+) WITHOUT ROWID;
+CREATE TABLE postings (
+    profile_id INTEGER NOT NULL,
+    hash INTEGER NOT NULL,
+    doc_id INTEGER NOT NULL,
+    PRIMARY KEY (profile_id, hash, doc_id)
+) WITHOUT ROWID;
+CREATE INDEX postings_by_doc ON postings (doc_id);
+"""
+
+
+@dataclass(frozen=True)
+class IndexedProfile:
+    id: int
+    name: str
+    fingerprint: str
+    k: int
+    step: int
+    settings: str
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A document canonicalized for the index: per profile fingerprint, words and hashes."""
+
+    source: str
+    title: str | None
+    method: str
+    chars: int
+    content_hash: str
+    final_url: str | None
+    shingles: dict[str, tuple[int, np.ndarray]]
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    documents: int
+    profiles: tuple[tuple[IndexedProfile, int], ...]  # each profile and its posting rows
+    file_size: int
+
+    @property
+    def bytes_per_document(self) -> float:
+        return self.file_size / self.documents if self.documents else 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "documents": self.documents,
+            "file_size": self.file_size,
+            "bytes_per_document": round(self.bytes_per_document, 1),
+            "profiles": [
+                {"profile": p.name, "fingerprint": p.fingerprint, "k": p.k, "postings": rows}
+                for p, rows in self.profiles
+            ],
+        }
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _signed(hashes: np.ndarray) -> list[int]:
+    return hashes.astype(np.uint64).view(np.int64).tolist()
+
+
+class Index:
+    """An open index file.  Use as a context manager, or call :meth:`close`."""
+
+    def __init__(self, path: str | Path, *, create: bool = False, readonly: bool = False) -> None:
+        self.path = Path(path)
+        self.readonly = readonly
+        self._db = self._connect(create)
+        self._check_or_create(create)
+
+    # ------------------------------------------------------------------ opening
+
+    def _connect(self, create: bool) -> sqlite3.Connection:
+        label = str(self.path)
+        if self.path.is_dir():
+            raise IndexFileError(f"{label}: is a directory; give the path of an index file")
+        if not self.path.exists() and not create:
+            raise IndexFileError(f"{label}: no such index; create one with 'canon index add'")
+        if not self.path.exists() and not os.access(self.path.parent.resolve(), os.W_OK):
+            raise IndexFileError(f"{label}: cannot create the index here (the folder is read-only)")
+        uri = f"file:{self.path.resolve()}?mode={'ro' if self.readonly else 'rwc'}"
+        try:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
+            db.execute("PRAGMA foreign_keys = ON")
+        except sqlite3.Error as exc:
+            raise IndexFileError(f"{label}: cannot open ({exc})") from exc
+        return db
+
+    def _check_or_create(self, create: bool) -> None:
+        label = str(self.path)
+        try:
+            app, version = self._pragmas()
+            if app == 0 and version == 0 and self._is_empty():
+                if not create or self.readonly:
+                    raise IndexFileError(f"{label}: is not a canon index (an empty database)")
+                self._create()
+                return
+        except sqlite3.DatabaseError as exc:
+            raise IndexFileError(f"{label}: is not a canon index ({exc})") from exc
+        if app != APPLICATION_ID:
+            raise IndexFileError(f"{label}: is not a canon index (another kind of SQLite file)")
+        if version > SCHEMA_VERSION:
+            raise IndexFileError(
+                f"{label}: index schema version {version} is newer than this canon supports "
+                f"({SCHEMA_VERSION}); upgrade canon"
+            )
+        if not self.readonly:
+            self._db.execute("PRAGMA journal_mode = WAL")
+
+    def _pragmas(self) -> tuple[int, int]:
+        app = self._db.execute("PRAGMA application_id").fetchone()[0]
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        return int(app), int(version)
+
+    def _is_empty(self) -> bool:
+        return self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+
+    def _create(self) -> None:
+        with self._write():
+            self._db.executescript(
+                f"BEGIN; {_SCHEMA} PRAGMA application_id = {APPLICATION_ID}; "
+                f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+            )
+        self._db.execute("PRAGMA journal_mode = WAL")
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Index:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ writing
+
+    class _Transaction:
+        def __init__(self, index: Index) -> None:
+            self.index = index
+
+        def __enter__(self) -> None:
+            if not self.index._db.in_transaction:
+                self.index._db.execute("BEGIN IMMEDIATE")
+
+        def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+            db = self.index._db
+            if exc is None:
+                if db.in_transaction:
+                    db.execute("COMMIT")
+                return
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError | sqlite3.DatabaseError):
+                raise self.index._write_error(exc) from exc
+
+    def _write(self) -> Index._Transaction:
+        return Index._Transaction(self)
+
+    def _write_error(self, exc: sqlite3.Error) -> CanonError:
+        text = str(exc).lower()
+        if "full" in text:
+            reason = "the disk is full; free some space, then run the command again"
+        elif "readonly" in text or "read-only" in text:
+            reason = "the index is read-only; check the file's permissions"
+        else:
+            reason = str(exc)
+        return IndexFileError(
+            f"{self.path}: cannot write: {reason} (documents already committed are intact)"
+        )
+
+    # ------------------------------------------------------------------ profiles
+
+    def profiles(self) -> list[IndexedProfile]:
+        rows = self._db.execute(
+            "SELECT id, name, fingerprint, k, step, settings FROM profiles ORDER BY id"
+        ).fetchall()
+        return [IndexedProfile(*row) for row in rows]
+
+    def use_profiles(self, profiles: Sequence[Profile], k: int, step: int) -> list[IndexedProfile]:
+        """Register ``profiles`` in a new index, or check that an index was built with them."""
+        known = {p.fingerprint: p for p in self.profiles()}
+        if known:
+            missing = [p for p in profiles if p.fingerprint not in known]
+            rules = {
+                (known[p.fingerprint].k, known[p.fingerprint].step)
+                for p in profiles
+                if p.fingerprint in known
+            }
+            if missing or rules - {(k, step)}:
+                raise IndexFileError(self._mismatch(missing or profiles, k, step))
+            return [known[p.fingerprint] for p in profiles]
+        with self._write():
+            for profile in profiles:
+                self._db.execute(
+                    "INSERT INTO profiles (name, fingerprint, settings, k, step) "
+                    "VALUES (?,?,?,?,?)",
+                    (profile.name, profile.fingerprint, json.dumps(profile.settings()), k, step),
+                )
+        return self.profiles()
+
+    def _mismatch(self, asked: Sequence[Profile], k: int, step: int) -> str:
+        built = ", ".join(f"{p.name} ({p.fingerprint}, k={p.k})" for p in self.profiles())
+        wanted = ", ".join(f"{p.name} ({p.fingerprint}, k={k})" for p in asked) or f"k={k}"
+        return (
+            f"{self.path}: the index was built with {built}; this asks for {wanted}: "
+            "use the index's rules or a new index"
+        )
+
+    # ------------------------------------------------------------------ documents
+
+    def content_hashes(self) -> dict[str, str]:
+        return dict(self._db.execute("SELECT source, content_hash FROM documents"))
+
+    def write_batch(self, batch: Iterable[Prepared], profiles: Sequence[IndexedProfile]) -> int:
+        """Store a batch in one transaction, replacing documents of the same source."""
+        by_fingerprint = {p.fingerprint: p.id for p in profiles}
+        written = 0
+        with self._write():
+            for doc in batch:
+                self._delete_sources([doc.source])
+                cursor = self._db.execute(
+                    "INSERT INTO documents (source, title, added, content_hash, method, chars, "
+                    "final_url) VALUES (?,?,?,?,?,?,?)",
+                    (
+                        doc.source,
+                        doc.title,
+                        _now(),
+                        doc.content_hash,
+                        doc.method,
+                        doc.chars,
+                        doc.final_url,
+                    ),
+                )
+                doc_id = cursor.lastrowid
+                for fingerprint, (words, hashes) in doc.shingles.items():
+                    profile_id = by_fingerprint[fingerprint]
+                    self._db.execute(
+                        "INSERT INTO doc_profiles VALUES (?,?,?,?)",
+                        (doc_id, profile_id, words, len(hashes)),
+                    )
+                    self._db.executemany(
+                        "INSERT INTO postings VALUES (?,?,?)",
+                        ((profile_id, h, doc_id) for h in _signed(hashes)),
+                    )
+                written += 1
+        return written
+
+    def _delete_sources(self, sources: Iterable[str]) -> int:
+        removed = 0
+        for source in sources:
+            found = self._db.execute("SELECT id FROM documents WHERE source = ?", (source,))
+            row = found.fetchone()
+            if row:
+                self._db.execute("DELETE FROM postings WHERE doc_id = ?", row)
+                self._db.execute("DELETE FROM doc_profiles WHERE doc_id = ?", row)
+                self._db.execute("DELETE FROM documents WHERE id = ?", row)
+                removed += 1
+        return removed
+
+    def remove(self, sources: Iterable[str]) -> int:
+        with self._write():
+            return self._delete_sources(sources)
+
+    def documents(self) -> Iterator[dict[str, object]]:
+        cursor = self._db.execute(
+            "SELECT id, source, title, added, content_hash, method, chars FROM documents "
+            "ORDER BY id"
+        )
+        names = [c[0] for c in cursor.description]
+        for row in cursor:
+            yield dict(zip(names, row))
+
+    def sources(self, doc_ids: Iterable[int]) -> dict[int, tuple[str, str | None]]:
+        ids = list(doc_ids)
+        result: dict[int, tuple[str, str | None]] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(
+                f"SELECT id, source, title FROM documents WHERE id IN ({marks})", chunk
+            )
+            result.update({row[0]: (row[1], row[2]) for row in rows})
+        return result
+
+    def stats(self) -> IndexStats:
+        documents = self._db.execute("SELECT count(*) FROM documents").fetchone()[0]
+        rows = dict(
+            self._db.execute(
+                "SELECT profile_id, sum(shingles) FROM doc_profiles GROUP BY profile_id"
+            )
+        )
+        profiles = tuple((p, int(rows.get(p.id) or 0)) for p in self.profiles())
+        size = sum(f.stat().st_size for f in (self.path, Path(f"{self.path}-wal")) if f.exists())
+        return IndexStats(documents, profiles, size)
+
+    # ------------------------------------------------------------------ lookups
+
+    def postings(self, profile: IndexedProfile, hashes: np.ndarray) -> list[tuple[int, int]]:
+        """``(hash, doc_id)`` for every indexed document holding one of ``hashes``."""
+        self._db.execute("CREATE TEMP TABLE IF NOT EXISTS probe (hash INTEGER PRIMARY KEY)")
+        self._db.execute("DELETE FROM probe")
+        probe = ((h,) for h in _signed(hashes))
+        self._db.executemany("INSERT OR IGNORE INTO probe VALUES (?)", probe)
+        rows = self._db.execute(
+            "SELECT p.hash, p.doc_id FROM probe JOIN postings p "
+            "ON p.profile_id = ? AND p.hash = probe.hash",
+            (profile.id,),
+        ).fetchall()
+        return rows
+
+    def shingle_counts(self, profile: IndexedProfile, doc_ids: Iterable[int]) -> dict[int, int]:
+        ids = list(doc_ids)
+        counts: dict[int, int] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            counts.update(
+                self._db.execute(
+                    f"SELECT doc_id, shingles FROM doc_profiles WHERE profile_id = ? "
+                    f"AND doc_id IN ({marks})",
+                    [profile.id, *chunk],
+                )
+            )
+        return counts
+
+    def integrity(self) -> str:
+        return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])

@@ -1,16 +1,20 @@
 """canon: how much Russian texts share, by word shingles over one canonical form."""
 
 from .canonical import Canonical, canonicalize
+from .check import CheckResult, check
 from .compare import Comparison, Table, TooShort, compare, compare_sets, compare_table
+from .corpus import AddReport, add_sources
 from .errors import (
     CanonError,
     FetchError,
+    IndexFileError,
     InputError,
     MissingResource,
     ProfileError,
     TextTooShort,
 )
 from .fetch import FetchOptions
+from .index import Index
 from .profile import BUILTIN_PROFILES, Profile, get_profile
 from .shingle import shingle_hashes, shingles, token_hashes
 from .sources import Document, read_source
@@ -20,13 +24,17 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BUILTIN_PROFILES",
+    "AddReport",
     "CanonError",
     "Canonical",
+    "CheckResult",
     "Comparison",
     "Document",
     "FetchError",
     "FetchOptions",
     "Fold",
+    "Index",
+    "IndexFileError",
     "InputError",
     "MissingResource",
     "Profile",
@@ -35,7 +43,9 @@ __all__ = [
     "TextTooShort",
     "TooShort",
     "__version__",
+    "add_sources",
     "canonicalize",
+    "check",
     "compare",
     "compare_sets",
     "compare_table",

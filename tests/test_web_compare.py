@@ -96,7 +96,7 @@ def test_compare_url_json_and_whole_page(site) -> None:
     data = json.loads(canon_cli(*args, "--whole-page").stdout)
     assert data["first"]["method"] == "whole-page"
     assert data["first"]["final_url"] == site.url("/utf8")
-    assert data["second"]["title"] == article("garden")[0]
+    assert data["second"]["title"].startswith(article("garden")[0])  # the page's <title>
     assert data["rows"][0]["raw"]["jaccard"] > 0.3
 
 

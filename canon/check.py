@@ -36,8 +36,9 @@ __all__ = [
     "quoted_ranges",
 ]
 
-# «ёлочки», „лапки“, “English” and "straight" quotes.
-_QUOTES = re.compile(r"«[^«»]*»|„[^„“”]*[“”]|“[^“”]*”|\"[^\"\n]*\"")
+# „лапки“, “English” and "straight" quotes; «ёлочки» may nest and are matched by depth.
+_OTHER_QUOTES = re.compile(r"„[^„“”]*[“”]|“[^“”]*”|\"[^\"\n]*\"")
+_GUILLEMETS = re.compile(r"[«»]")
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,21 @@ class CheckResult:
 
 
 def quoted_ranges(text: str) -> list[tuple[int, int]]:
-    """Character ranges of quotations (inside the quote marks, marks included)."""
-    return [m.span() for m in _QUOTES.finditer(text)]
+    """Character ranges of quotations, quote marks included; nested «…» count as one."""
+    ranges: list[tuple[int, int]] = []
+    depth = start = 0
+    for mark in _GUILLEMETS.finditer(text):
+        if mark.group() == "«":
+            start = mark.start() if depth == 0 else start
+            depth += 1
+        elif depth:
+            depth -= 1
+            if depth == 0:
+                ranges.append((start, mark.end()))
+    for quote in _OTHER_QUOTES.finditer(text):
+        if not any(s <= quote.start() < e for s, e in ranges):
+            ranges.append(quote.span())
+    return sorted(ranges)
 
 
 def profile_of(indexed: IndexedProfile) -> Profile:

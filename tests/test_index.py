@@ -1,0 +1,289 @@
+"""The SQLite index and uniqueness checks: equal to brute force, refusals, re-add, remove,
+exclusion, quotes, and every kind of bad index file."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import canon
+from canon import Index
+from canon.check import quoted_ranges
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures" / "site"
+
+
+def _sentences() -> list[str]:
+    texts = [
+        p.read_text("utf-8")
+        for p in (*FIXTURES.glob("article-*.txt"), ROOT / "examples" / "rewrite.txt")
+    ]
+    found = [s.strip() for t in texts for s in re.split(r"(?<=[.!?])\s+", t)]
+    return [s for s in found if len(s.split()) >= 6]
+
+
+SENTENCES = _sentences()
+
+
+def make_corpus(folder: Path, count: int, seed: int = 1) -> dict[str, str]:
+    """``count`` documents of 4-9 sentences each, drawn from one pool so that they overlap."""
+    rng = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    docs = {}
+    for i in range(count):
+        text = " ".join(rng.sample(SENTENCES, rng.randint(4, 9)))
+        path = folder / f"doc-{i:03d}.txt"
+        path.write_text(text, "utf-8")
+        docs[str(path)] = text
+    return docs
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    folder = tmp_path_factory.mktemp("corpus")
+    docs = make_corpus(folder / "docs", 30)
+    db = folder / "corpus.db"
+    with Index(db, create=True) as index:
+        report = canon.add_sources(
+            index,
+            [str(folder / "docs")],
+            [canon.get_profile("raw"), canon.get_profile("lemma")],
+            k=4,
+        )
+    assert (report.added, report.failures) == (30, ())
+    return db, docs
+
+
+def brute_force(draft: str, docs: dict[str, str], profile: str, k: int) -> tuple[float, dict]:
+    """Uniqueness and per-source numbers from plain pairwise comparisons."""
+    mine = canon.shingles(canon.canonicalize(draft, profile).tokens, k)
+    found: set = set()
+    per_source = {}
+    for source, text in docs.items():
+        theirs = canon.shingles(canon.canonicalize(text, profile).tokens, k)
+        shared = mine & theirs
+        found |= shared
+        if shared:
+            result = canon.compare(draft, text, k=k, profile=profile)
+            per_source[source] = (result.common, result.containment_first, result.jaccard)
+    return 1 - len(found) / len(mine), per_source
+
+
+draft_texts = st.lists(st.sampled_from(SENTENCES), min_size=2, max_size=6).map(" ".join)
+
+
+@settings(max_examples=25, deadline=None)
+@given(draft=draft_texts)
+def test_check_equals_brute_force(corpus, draft: str) -> None:
+    db, docs = corpus
+    with Index(db, readonly=True) as index:
+        result = canon.check(draft, index, top=1000)
+    for profile in result.profiles:
+        uniqueness, per_source = brute_force(draft, docs, profile.profile, 4)
+        assert profile.uniqueness == pytest.approx(uniqueness)
+        found = {m.source: (m.shared, m.containment, m.jaccard) for m in profile.sources}
+        assert found.keys() == per_source.keys()
+        for source, (shared, containment, jaccard) in per_source.items():
+            assert found[source][0] == shared
+            assert found[source][1:] == (pytest.approx(containment), pytest.approx(jaccard))
+
+
+def test_fragments_point_at_borrowed_text(corpus) -> None:
+    db, docs = corpus
+    borrowed = SENTENCES[3]
+    draft = f"Совершенно новое вступление копирайтера о пользе прогулок. {borrowed}"
+    with Index(db, readonly=True) as index:
+        result = canon.check(draft, index)
+    raw = next(p for p in result.profiles if p.profile == "raw")
+    if not any(borrowed in text for text in docs.values()):
+        pytest.skip("the sampled corpus does not hold this sentence")
+    (fragment,) = raw.fragments
+    assert draft[fragment.start : fragment.end].rstrip(".!?") == borrowed.rstrip(".!?")
+
+
+def test_unique_draft(corpus) -> None:
+    db, _ = corpus
+    with Index(db, readonly=True) as index:
+        result = canon.check(
+            "Квантовые компьютеры моделируют молекулы белков быстрее обычных", index
+        )
+    assert all(p.uniqueness == 1.0 and not p.sources and not p.fragments for p in result.profiles)
+
+
+def test_skip_quotes_leaves_citations_out(corpus, tmp_path: Path) -> None:
+    db, docs = corpus
+    quote = next(iter(docs.values())).split(". ")[0]
+    own = "Мы написали этот абзац сами и ничего не заимствовали у коллег по цеху"
+    draft = f"{own}: «{quote}»."
+    with Index(db, readonly=True) as index:
+        plain = canon.check(draft, index, profiles=["raw"]).profiles[0]
+        skipped = canon.check(draft, index, profiles=["raw"], skip_quotes=True).profiles[0]
+    assert plain.uniqueness < 1.0
+    assert skipped.uniqueness == 1.0 and skipped.quoted_shingles > 0
+    assert quoted_ranges('a «b» „c“ "d"') == [(2, 5), (6, 9), (10, 13)]
+    assert quoted_ranges("«а «б» в» и «г»") == [(0, 9), (12, 15)]  # nested quotes are one
+
+
+def _jsonl_index(tmp_path: Path, records: list[dict]) -> Path:
+    path = tmp_path / "records.jsonl"
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records), "utf-8")
+    db = tmp_path / "j.db"
+    with Index(db, create=True) as index:
+        report = canon.add_sources(index, [str(path)], [canon.get_profile("raw")], k=3)
+    assert not report.failures, report.failures
+    return db
+
+
+def test_exclude_by_source_domain_and_regex(tmp_path: Path) -> None:
+    text = "Зелёный чай заваривают водой около восьмидесяти градусов и не дольше трёх минут"
+    db = _jsonl_index(
+        tmp_path,
+        [
+            {"id": "https://www.client.ru/tea", "text": text},
+            {"id": "https://blog.client.ru/tea", "text": text},
+            {"id": "https://rival.ru/tea", "text": text},
+            {"id": "draft-7", "text": text},
+        ],
+    )
+
+    def sources(*exclude: str) -> set[str]:
+        with Index(db, readonly=True) as index:
+            result = canon.check(text, index, exclude=exclude)
+        return {m.source for m in result.profiles[0].sources}
+
+    everything = sources()
+    assert len(everything) == 4
+    assert sources("client.ru") == {"https://rival.ru/tea", "draft-7"}
+    assert sources("https://rival.ru/tea") == everything - {"https://rival.ru/tea"}
+    assert sources(r"^draft-\d+$", "rival.ru") == {
+        "https://www.client.ru/tea",
+        "https://blog.client.ru/tea",
+    }
+    with Index(db, readonly=True) as index:
+        result = canon.check(text, index, exclude=["client.ru", "rival.ru", "draft-7"])
+        assert result.profiles[0].uniqueness == 1.0
+        with pytest.raises(canon.InputError, match="not a valid regular expression"):
+            canon.check(text, index, exclude=["("])
+
+
+def test_readd_skips_unchanged_and_replaces_changed(tmp_path: Path) -> None:
+    docs = make_corpus(tmp_path / "docs", 5)
+    db = tmp_path / "r.db"
+    profiles = [canon.get_profile("lemma")]
+    with Index(db, create=True) as index:
+        first = canon.add_sources(index, [str(tmp_path / "docs")], profiles, k=3)
+        again = canon.add_sources(index, [str(tmp_path / "docs")], profiles, k=3)
+        changed_path = next(iter(docs))
+        Path(changed_path).write_text(
+            "Совсем другой текст о выращивании томатов на балконе летом", "utf-8"
+        )
+        third = canon.add_sources(index, [str(tmp_path / "docs")], profiles, k=3)
+        assert (first.added, again.skipped, third.replaced, third.skipped) == (5, 5, 1, 4)
+        assert index.stats().documents == 5
+        result = canon.check("выращивании томатов на балконе летом", index)
+        assert [m.source for m in result.profiles[0].sources] == [changed_path]
+        old = canon.check(docs[changed_path], index).profiles[0]
+        assert changed_path not in {m.source for m in old.sources}
+
+
+def test_remove(tmp_path: Path) -> None:
+    docs = make_corpus(tmp_path / "docs", 4)
+    db = tmp_path / "m.db"
+    with Index(db, create=True) as index:
+        canon.add_sources(index, [str(tmp_path / "docs")], [canon.get_profile("raw")], k=3)
+        gone = next(iter(docs))
+        assert index.remove([gone, "never-indexed"]) == 1
+        sources = {d["source"] for d in index.documents()}
+        assert gone not in sources and len(sources) == 3
+        result = canon.check(docs[gone], index)
+        assert gone not in {m.source for m in result.profiles[0].sources}
+        orphans = "SELECT count(*) FROM postings p LEFT JOIN documents d ON d.id = p.doc_id "
+        postings = index._db.execute(orphans + "WHERE d.id IS NULL").fetchone()[0]
+        assert postings == 0
+
+
+def test_other_rules_are_refused(corpus) -> None:
+    db, _ = corpus
+    with Index(db) as index:
+        with pytest.raises(canon.IndexFileError, match=r"built with raw \(\w+, k=4\).*k=3"):
+            canon.add_sources(index, ["x.txt"], [canon.get_profile("raw")], k=3)
+        custom = canon.get_profile("lemma").replace(keep_negation=False)
+        with pytest.raises(canon.IndexFileError, match=custom.fingerprint):
+            canon.add_sources(index, ["x.txt"], [custom], k=4)
+        with pytest.raises(canon.IndexFileError, match="not with stem"):
+            canon.check("какой-то текст для проверки уникальности", index, profiles=["stem"])
+
+
+def test_a_failing_source_does_not_stop_the_others(tmp_path: Path) -> None:
+    make_corpus(tmp_path / "docs", 3)
+    (tmp_path / "docs" / "broken.docx").write_bytes(b"not a zip")
+    (tmp_path / "docs" / "tiny.txt").write_text("два слова", "utf-8")
+    with Index(tmp_path / "f.db", create=True) as index:
+        report = canon.add_sources(
+            index,
+            [str(tmp_path / "docs"), str(tmp_path / "missing.txt")],
+            [canon.get_profile("raw")],
+            k=4,
+        )
+    assert report.added == 3
+    reasons = sorted(f.reason for f in report.failures)
+    assert len(reasons) == 3
+    assert any("not a valid .docx" in r for r in reasons)
+    assert any("no such file" in r for r in reasons)
+    assert any("fewer than k=4" in r for r in reasons)
+
+
+# --- bad index files ---------------------------------------------------------------------
+
+
+def test_not_an_index(tmp_path: Path) -> None:
+    text_file = tmp_path / "notes.db"
+    text_file.write_text("это не база данных, а просто текст " * 100, "utf-8")
+    with pytest.raises(canon.IndexFileError, match="is not a canon index"):
+        Index(text_file)
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE t (x)")
+    with pytest.raises(canon.IndexFileError, match="another kind of SQLite file"):
+        Index(other)
+    with pytest.raises(canon.IndexFileError, match="no such index"):
+        Index(tmp_path / "missing.db")
+    with pytest.raises(canon.IndexFileError, match="is a directory"):
+        Index(tmp_path)
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "new.db"
+    Index(db, create=True).close()
+    with sqlite3.connect(db) as raw:
+        raw.execute("PRAGMA user_version = 99")
+    with pytest.raises(canon.IndexFileError, match="schema version 99 is newer"):
+        Index(db)
+
+
+def test_read_only_location() -> None:
+    with pytest.raises(canon.IndexFileError, match=r"/proc/canon\.db"):
+        Index("/proc/canon.db", create=True)
+
+
+def test_full_disk_keeps_committed_documents(tmp_path: Path) -> None:
+    docs = make_corpus(tmp_path / "docs", 40)
+    db = tmp_path / "full.db"
+    items = sorted(docs)
+    with Index(db, create=True) as index:
+        canon.add_sources(index, items[:5], [canon.get_profile("raw")], k=3)
+        pages = index._db.execute("PRAGMA page_count").fetchone()[0]
+        index._db.execute(f"PRAGMA max_page_count = {pages + 2}")  # a disk with no room left
+        with pytest.raises(canon.IndexFileError, match="the disk is full"):
+            canon.add_sources(index, items[5:], [canon.get_profile("raw")], k=3, batch=100)
+    with Index(db, readonly=True) as index:
+        assert index.integrity() == "ok"
+        assert {d["source"] for d in index.documents()} == set(items[:5])

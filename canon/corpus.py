@@ -242,9 +242,13 @@ def add_sources(
     indexed = index.use_profiles(profiles, k, step)
     known = index.content_hashes()
     failures: list[Failure] = []
-    items: list[Item] = []
+    unique: dict[str, Item] = {}
     for entry in expand(sources):
-        (failures if isinstance(entry, Failure) else items).append(entry)
+        if isinstance(entry, Failure):
+            failures.append(entry)
+        else:
+            unique.setdefault(entry.source, entry)  # a source named twice is read once
+    items = list(unique.values())
     added = replaced = skipped = 0
     pending: list[Prepared] = []
 

@@ -1,0 +1,167 @@
+"""The index and check commands as a user runs them, including a real SIGKILL mid-add."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_index import make_corpus
+
+import canon
+from canon import Index
+
+
+def canon_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "canon", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+    )
+
+
+def test_add_list_stats_check_remove(tmp_path: Path, examples: Path) -> None:
+    db = str(tmp_path / "corpus.db")
+    make_corpus(tmp_path / "docs", 6)
+    added = canon_cli("index", "add", db, str(tmp_path / "docs"), str(examples / "original.txt"))
+    assert added.returncode == 0, added.stderr
+    assert "added 7, replaced 0, unchanged 0, failed 0" in added.stderr
+    again = canon_cli("index", "add", db, str(tmp_path / "docs"))
+    assert "unchanged 6" in again.stderr
+
+    original = str(examples / "original.txt")
+    listed = canon_cli("index", "list", db).stdout.splitlines()
+    assert len(listed) == 7 and any(
+        line.startswith(str(examples / "original.txt")) for line in listed
+    )
+    stats = json.loads(canon_cli("index", "stats", db, "--json").stdout)
+    assert stats["documents"] == 7
+    assert [p["profile"] for p in stats["profiles"]] == ["raw", "lemma"]
+    assert stats["bytes_per_document"] > 0
+
+    checked = canon_cli("check", str(examples / "rewrite.txt"), "--index", db, "--json")
+    result = json.loads(checked.stdout)
+    by_profile = {p["profile"]: p for p in result["profiles"]}
+    assert by_profile["lemma"]["uniqueness"] < by_profile["raw"]["uniqueness"] < 1.0
+    assert by_profile["lemma"]["sources"][0]["source"] == str(examples / "original.txt")
+    draft = (examples / "rewrite.txt").read_text("utf-8")
+    for start, end in by_profile["raw"]["fragments"]:
+        assert draft[start:end].strip()
+
+    text = canon_cli("check", str(examples / "rewrite.txt"), "--index", db).stdout
+    assert "[[" in text and "{{" in text and "uniqueness" in text
+
+    removed = canon_cli("index", "remove", db, str(examples / "original.txt"))
+    assert "removed 1 of 1" in removed.stderr
+    after = canon_cli("check", str(examples / "rewrite.txt"), "--index", db, "--json")
+    for profile in json.loads(after.stdout)["profiles"]:
+        assert original not in {s["source"] for s in profile["sources"]}
+        assert profile["uniqueness"] > by_profile[profile["profile"]]["uniqueness"]
+
+
+def test_min_uniqueness_gates_and_several_drafts(tmp_path: Path, examples: Path) -> None:
+    db = str(tmp_path / "c.db")
+    canon_cli("index", "add", db, str(examples / "original.txt"), "-p", "lemma", "-k", "3")
+    drafts = [str(examples / "rewrite.txt"), str(examples / "original.txt")]
+    passing = canon_cli("check", *drafts, "--index", db, "--min-uniqueness", "0", "--json")
+    assert passing.returncode == 0
+    assert len(passing.stdout.splitlines()) == 2  # one JSON line a draft
+    failing = canon_cli("check", *drafts, "--index", db, "--min-uniqueness", "90")
+    assert failing.returncode == 1
+    excluded = canon_cli("check", drafts[1], "--index", db, "--min-uniqueness", "90",
+                         "--exclude", str(examples / "original.txt"))  # fmt: skip
+    assert excluded.returncode == 0
+
+
+def test_failed_sources_are_listed_and_exit_1(tmp_path: Path) -> None:
+    make_corpus(tmp_path / "docs", 3)
+    (tmp_path / "docs" / "bad.docx").write_bytes(b"not a zip")
+    urls = tmp_path / "urls.txt"
+    urls.write_text(f"# pages\n{tmp_path / 'docs' / 'doc-000.txt'}\n{tmp_path / 'nope.txt'}\n")
+    result = canon_cli("index", "add", str(tmp_path / "i.db"), str(tmp_path / "docs"), f"@{urls}")
+    assert result.returncode == 1
+    assert "added 3, replaced 0, unchanged 0, failed 2" in result.stderr  # doc-000 named twice
+    assert (
+        "bad.docx: not a valid .docx" in result.stderr and "nope.txt: no such file" in result.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: p.write_text("just text", "utf-8"), "is not a canon index"),
+        (lambda p: sqlite3.connect(p).execute("CREATE TABLE t (x)"), "another kind of SQLite"),
+    ],
+)
+def test_bad_index_files_are_one_line_exit_2(tmp_path: Path, make, message: str) -> None:
+    db = tmp_path / "x.db"
+    make(db)
+    draft = tmp_path / "d.txt"
+    draft.write_text("раз два три четыре пять шесть", "utf-8")
+    for args in (["check", str(draft), "--index", str(db)], ["index", "stats", str(db)],
+                 ["index", "add", str(db), str(draft)]):  # fmt: skip
+        result = canon_cli(*args)
+        assert result.returncode == 2, result.stderr
+        assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_other_rules_refused_on_the_command_line(tmp_path: Path, examples: Path) -> None:
+    db = str(tmp_path / "k.db")
+    canon_cli("index", "add", db, str(examples / "original.txt"))
+    result = canon_cli("index", "add", db, str(examples / "rewrite.txt"), "-k", "5")
+    assert result.returncode == 2
+    assert "the index was built with raw" in result.stderr and "k=5" in result.stderr
+
+
+def _count(db: Path) -> int:
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as conn:
+            return conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def test_sigkill_mid_add_loses_nothing_committed(tmp_path: Path) -> None:
+    docs = make_corpus(tmp_path / "docs", 400, seed=7)
+    db = tmp_path / "killed.db"
+    args = [sys.executable, "-m", "canon", "index", "add", str(db), str(tmp_path / "docs"),
+            "--batch", "25", "--workers", "2"]  # fmt: skip
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while _count(db) < 50 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert process.poll() is None, "the add finished before it could be killed"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+
+    committed = _count(db)
+    assert 50 <= committed < 400 and committed % 25 == 0
+    with Index(db, readonly=True) as index:
+        assert index.integrity() == "ok"
+        rows = index._db.execute(
+            "SELECT d.id, count(DISTINCT dp.profile_id), "
+            "(SELECT count(*) FROM postings p WHERE p.doc_id = d.id), "
+            "(SELECT sum(shingles) FROM doc_profiles x WHERE x.doc_id = d.id) "
+            "FROM documents d LEFT JOIN doc_profiles dp ON dp.doc_id = d.id GROUP BY d.id"
+        ).fetchall()
+    assert len(rows) == committed
+    assert all(profiles == 2 and postings == shingles for _, profiles, postings, shingles in rows)
+
+    rerun = canon_cli("index", "add", str(db), str(tmp_path / "docs"))
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"added {400 - committed}, replaced 0, unchanged {committed}" in rerun.stderr
+    with Index(db, readonly=True) as index:
+        assert {d["source"] for d in index.documents()} == set(docs)
+        assert index.integrity() == "ok"
+    # and a check gives the numbers of an index built in one go
+    with Index(db, readonly=True) as index:
+        draft = next(iter(docs.values()))
+        assert canon.check(draft, index).profiles[0].uniqueness == 0.0

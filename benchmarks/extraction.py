@@ -86,7 +86,8 @@ LOW_F1 = 0.9
 
 BENCHMARK = "scrapinghub-article-extraction-benchmark"
 # What canon's extract_html passes to bare_extraction (canon/extract.py).
-CANON_SETTINGS: dict[str, Any] = {
+CANON_SETTINGS: dict[str, Any] = {  # as in canon/extract.py
+    "favor_precision": True,
     "include_comments": False,
     "include_tables": True,
     "deduplicate": False,
@@ -318,6 +319,7 @@ def variants() -> list[tuple[str, dict[str, Any]]]:
     return [
         ("bare_extraction, canon's settings", CANON_SETTINGS),
         ("bare_extraction defaults", {}),
+        ("defaults, no comments", dict(MAIN_TEXT)),
         ("favor_precision", {"favor_precision": True, **MAIN_TEXT}),
         ("favor_recall", {"favor_recall": True, **MAIN_TEXT}),
         (fast, {fast: True, **MAIN_TEXT}),

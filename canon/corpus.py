@@ -231,7 +231,7 @@ def add_sources(
     whole_page: bool = False,
     fetch_options: FetchOptions | None = None,
     workers: int = 1,
-    batch: int = 200,
+    batch: int = 500,
 ) -> AddReport:
     """Add every document the SOURCE arguments name, ``batch`` documents a transaction.
 

@@ -172,8 +172,16 @@ class Index:
                 f"{label}: index schema version {version} is newer than this canon supports "
                 f"({SCHEMA_VERSION}); upgrade canon"
             )
+        self._tune()
+
+    def _tune(self) -> None:
+        # WAL: readers go on while a batch is written.  synchronous=NORMAL keeps every
+        # committed batch through a crash or kill of the process (only a power cut can lose
+        # the last ones).  A large page cache keeps the inverted table's upper levels in memory.
         if not self.readonly:
             self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = NORMAL")
+        self._db.execute("PRAGMA cache_size = -262144")
 
     def _pragmas(self) -> tuple[int, int]:
         app = self._db.execute("PRAGMA application_id").fetchone()[0]
@@ -189,7 +197,7 @@ class Index:
                 f"BEGIN; {_SCHEMA} PRAGMA application_id = {APPLICATION_ID}; "
                 f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
             )
-        self._db.execute("PRAGMA journal_mode = WAL")
+        self._tune()
 
     def close(self) -> None:
         self._db.close()
@@ -279,10 +287,14 @@ class Index:
     def content_hashes(self) -> dict[str, str]:
         return dict(self._db.execute("SELECT source, content_hash FROM documents"))
 
-    def write_batch(self, batch: Iterable[Prepared], profiles: Sequence[IndexedProfile]) -> int:
-        """Store a batch in one transaction, replacing documents of the same source."""
+    def write_batch(self, batch: Sequence[Prepared], profiles: Sequence[IndexedProfile]) -> int:
+        """Store a batch in one transaction, replacing documents of the same source.
+
+        The batch's postings are inserted sorted by key, so each B-tree page is visited once
+        per batch instead of once per document.
+        """
         by_fingerprint = {p.fingerprint: p.id for p in profiles}
-        written = 0
+        postings: list[np.ndarray] = []
         with self._write():
             for doc in batch:
                 self._delete_sources([doc.source])
@@ -306,12 +318,16 @@ class Index:
                         "INSERT INTO doc_profiles VALUES (?,?,?,?)",
                         (doc_id, profile_id, words, len(hashes)),
                     )
-                    self._db.executemany(
-                        "INSERT INTO postings VALUES (?,?,?)",
-                        ((profile_id, h, doc_id) for h in _signed(hashes)),
-                    )
-                written += 1
-        return written
+                    rows = np.empty((len(hashes), 3), dtype=np.int64)
+                    rows[:, 0] = profile_id
+                    rows[:, 1] = hashes.astype(np.uint64).view(np.int64)
+                    rows[:, 2] = doc_id
+                    postings.append(rows)
+            if postings:
+                rows = np.concatenate(postings)
+                rows = rows[np.lexsort((rows[:, 2], rows[:, 1], rows[:, 0]))]
+                self._db.executemany("INSERT INTO postings VALUES (?,?,?)", rows.tolist())
+        return len(batch)
 
     def _delete_sources(self, sources: Iterable[str]) -> int:
         removed = 0

@@ -337,7 +337,7 @@ def index_group() -> None:
 @click.option(
     "--batch",
     type=click.IntRange(min=1),
-    default=200,
+    default=500,
     show_default=True,
     help="Documents per transaction.",
 )

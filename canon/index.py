@@ -18,6 +18,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -193,10 +194,11 @@ class Index:
 
     def _create(self) -> None:
         with self._write():
-            self._db.executescript(
-                f"BEGIN; {_SCHEMA} PRAGMA application_id = {APPLICATION_ID}; "
-                f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-            )
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+            self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         self._tune()
 
     def close(self) -> None:
@@ -210,27 +212,21 @@ class Index:
 
     # ------------------------------------------------------------------ writing
 
-    class _Transaction:
-        def __init__(self, index: Index) -> None:
-            self.index = index
-
-        def __enter__(self) -> None:
-            if not self.index._db.in_transaction:
-                self.index._db.execute("BEGIN IMMEDIATE")
-
-        def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
-            db = self.index._db
-            if exc is None:
-                if db.in_transaction:
-                    db.execute("COMMIT")
-                return
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.OperationalError | sqlite3.DatabaseError):
-                raise self.index._write_error(exc) from exc
-
-    def _write(self) -> Index._Transaction:
-        return Index._Transaction(self)
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """One transaction; a SQLite error (full disk, read-only file) rolls it back whole."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            yield
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise self._write_error(exc) from exc
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
 
     def _write_error(self, exc: sqlite3.Error) -> CanonError:
         text = str(exc).lower()

@@ -34,6 +34,7 @@ def test_add_list_stats_check_remove(tmp_path: Path, examples: Path) -> None:
     added = canon_cli("index", "add", db, str(tmp_path / "docs"), str(examples / "original.txt"))
     assert added.returncode == 0, added.stderr
     assert "added 7, replaced 0, unchanged 0, failed 0" in added.stderr
+    assert added.stderr.count("\n") == 1  # no progress bar when piped
     again = canon_cli("index", "add", db, str(tmp_path / "docs"))
     assert "unchanged 6" in again.stderr
 

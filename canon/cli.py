@@ -525,6 +525,141 @@ def check_command(
         sys.exit(EXIT_BELOW_BAR)
 
 
+# --------------------------------------------------------------------------- dedup
+
+
+@cli.command("dedup")
+@click.argument("sources", nargs=-1)
+@click.option(
+    "--index",
+    "db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Deduplicate the documents of this index (instead of, or as well as, SOURCES).",
+)
+@click.option(
+    "--threshold",
+    type=float,
+    default=0.8,
+    show_default=True,
+    help="Jaccard at or above which two documents are near-duplicates.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the clusters here as JSON Lines (default: standard output).",
+)
+@click.option(
+    "-p",
+    "--profile",
+    "profile_name",
+    default="lemma",
+    show_default=True,
+    help="Profile for SOURCES (an index uses its own).",
+)
+@click.option(
+    "-k",
+    "--k",
+    "k",
+    type=click.IntRange(min=1),
+    default=4,
+    show_default=True,
+    help="Shingle size for SOURCES.",
+)
+@click.option(
+    "--num-perm",
+    type=click.IntRange(min=1),
+    default=128,
+    show_default=True,
+    help="MinHash signature length.",
+)
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=1, show_default=True, help="MinHash seed."
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes for reading SOURCES (default: one per core).",
+)
+@_source_options
+@_profile_options
+def dedup_command(
+    sources: tuple[str, ...],
+    db: Path | None,
+    threshold: float,
+    out: Path | None,
+    profile_name: str,
+    k: int,
+    num_perm: int,
+    seed: int,
+    workers: int | None,
+    **opts: Any,
+) -> None:
+    """Find clusters of near-duplicate documents among SOURCES or in an index.
+
+    Candidates come from MinHash signatures and LSH; every reported pair is verified by exact
+    Jaccard, so no cluster holds a false positive.  One JSON line per cluster.
+    """
+    from .corpus import prepare_all
+    from .dedup import Entry, dedup
+
+    if not 0 < threshold <= 1:
+        raise CanonError(f"--threshold must be in (0, 1], got {threshold}")
+    if not sources and db is None:
+        raise CanonError("give SOURCES to deduplicate, or --index DB")
+    fetch_options, whole_page = _fetch_options(opts)
+    entries: list[Entry] = []
+    failures: list[Any] = []
+    if db is not None:
+        with Index(db, readonly=True) as index:
+            built = index.profiles()
+            if not built:
+                raise CanonError(f"{db}: the index is empty; add documents first")
+            chosen = next((p for p in built if p.name == profile_name), built[-1])
+            entries += [Entry(s, h, c) for s, c, h in index.shingle_sets(chosen)]
+    if sources:
+        from .corpus import Failure, Item, expand
+
+        (profile,) = _profiles([profile_name], opts)
+        expanded = list(expand(sources))
+        items = [e for e in expanded if isinstance(e, Item)]
+        failures += [e for e in expanded if isinstance(e, Failure)]
+        for result in prepare_all(
+            items,
+            [profile],
+            k=k,
+            whole_page=whole_page,
+            fetch_options=fetch_options,
+            workers=workers or os.cpu_count() or 1,
+        ):
+            if isinstance(result, Failure):
+                failures.append(result)
+            else:
+                ((_, hashes),) = result.shingles.values()
+                entries.append(Entry(result.source, hashes, result.chars))
+    result = dedup(entries, threshold, num_perm=num_perm, seed=seed)
+    lines = [json.dumps(c.to_dict(), ensure_ascii=False) for c in result.clusters]
+    if out is None:
+        for line in lines:
+            click.echo(line)
+    else:
+        out.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    summary = result.summary()
+    stages = ", ".join(f"{name} {sec:.2f} s" for name, sec in summary["seconds"].items())
+    click.echo(
+        f"documents {summary['documents']:,}, clusters {summary['clusters']:,}, "
+        f"documents in clusters {summary['documents_in_clusters']:,}, candidate pairs "
+        f"{summary['candidate_pairs']:,}, verified pairs {summary['verified_pairs']:,} "
+        f"(LSH {result.bands} bands x {result.rows} rows; {stages})",
+        err=True,
+    )
+    for failure in failures:
+        click.echo(f"  failed: {failure.reason}", err=True)
+    if failures:
+        sys.exit(EXIT_BELOW_BAR)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``canon`` command."""
     cli.main(args=list(argv) if argv is not None else None, prog_name="canon")

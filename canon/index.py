@@ -403,5 +403,26 @@ class Index:
             )
         return counts
 
+    def shingle_sets(self, profile: IndexedProfile) -> Iterator[tuple[str, int, np.ndarray]]:
+        """``(source, chars, hashes)`` of every document, hashes as sorted uint64."""
+        docs = {
+            doc_id: (source, chars)
+            for doc_id, source, chars in self._db.execute("SELECT id, source, chars FROM documents")
+        }
+        cursor = self._db.execute(
+            "SELECT doc_id, hash FROM postings INDEXED BY postings_by_doc "
+            "WHERE profile_id = ? ORDER BY doc_id",
+            (profile.id,),
+        )
+        current, hashes = None, []
+        for doc_id, value in cursor:
+            if doc_id != current and current is not None:
+                yield (*docs[current], np.sort(np.array(hashes, np.int64).view(np.uint64)))
+                hashes = []
+            current = doc_id
+            hashes.append(value)
+        if current is not None:
+            yield (*docs[current], np.sort(np.array(hashes, np.int64).view(np.uint64)))
+
     def integrity(self) -> str:
         return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])

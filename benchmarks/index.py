@@ -1,0 +1,776 @@
+"""How does canon's corpus index scale: add throughput, index size and check latency?
+
+A generated corpus of ``--docs`` documents (default 100,000) of 300-1,500 words is added to one
+index in steps (10,000, 30,000, then 100,000 documents in all; ``--quick``: 500, then 2,000).
+For each step:
+
+- add: documents/s of ``canon.add_sources`` over the step's new documents, as ``canon index
+  add`` runs it (profiles raw and lemma, k = 4, ``--workers`` processes, batches of 500);
+- SQLite alone: the time spent in ``Index.write_batch`` during that add (the class attribute is
+  wrapped with a timer), as documents/s and posting rows/s;
+- preparation alone: documents/s of ``canon.corpus.prepare_all`` over the same items, reading
+  the JSON Lines files included, nothing written (a separate run just before the add): what
+  canonicalization and hashing allow.  The slower of the two limits the add (target: the
+  canonicalization, not SQLite).  The add overlaps both: workers prepare while the main
+  process writes, so add time is about the larger of the two, not their sum;
+- the index: file and WAL size (``Index.stats()``), bytes per document and per posting row;
+- check latency: ``canon.check(draft, index)`` with an already-open index, once per draft after
+  one untimed pass over all drafts (warm), p50 and p95 over 50 drafts of ~3,000 characters:
+  half mix 2-3 passages of indexed documents with new text, half are new text only.  The
+  drafts are the same at every step (their passages come from the first step's documents), so
+  the steps compare.  Targets: p50 < 50 ms at the largest step (the issue asks for 100,000
+  documents), nearly flat from the first step to the last;
+- one cold check: ``canon check DRAFT --index DB --json`` in a fresh process, wall time with
+  start-up (the operating system's file cache stays warm).
+
+The corpus is generated with a fixed seed, in blocks of 500 documents each seeded on its own,
+so document i is the same whatever ``--docs`` is: words are sampled as in
+``benchmarks/speed.py`` (pymorphy3 lemmas with Zipf frequencies, each in one of its inflected
+forms) and joined into sentences and paragraphs.  10 % of the documents also copy 1-3 sentences
+of earlier documents, so a check finds sources; nothing else repeats.  The corpus is written as
+JSON Lines files of ``{"id": ..., "text": ...}`` (at most 10,000 documents a file) in a
+temporary folder, next to the index; both are deleted at the end unless ``--keep``.
+
+Run from the repository root::
+
+    /work/venv/bin/python benchmarks/index.py                # 100,000 documents
+    /work/venv/bin/python benchmarks/index.py --quick        # 2,000 documents, a smoke run
+    /work/venv/bin/python benchmarks/index.py --docs 20000 --workers 2
+    /work/venv/bin/python benchmarks/index.py --db /tmp/canon-index.db --keep
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from itertools import count, pairwise
+from pathlib import Path
+
+from speed import _sentence, load_lexicon, sample_words, table, verdict
+
+import canon
+from canon import Index, Profile, add_sources, get_profile
+from canon.corpus import Item, expand, prepare_all
+from canon.index import IndexedProfile, Prepared
+
+CANON_BIN = Path(sys.executable).with_name("canon")
+PROFILES = ("raw", "lemma")
+K = 4
+BATCH = 500
+STEPS = (10_000, 30_000, 100_000)
+QUICK_STEPS = (500, 2_000)
+FILE_DOCS = 10_000
+BLOCK_DOCS = 500
+DOC_WORDS = (300, 1_500)
+SENTENCE_WORDS = (4, 24)
+PARAGRAPH_SENTENCES = (3, 8)
+COPY_SHARE = 0.10
+COPY_SENTENCES = (1, 3)
+POOL_SENTENCES = 2  # sentences of each document that later ones may copy
+POOL_MIN_WORDS = 8
+DRAFTS = 50
+DRAFT_CHARS = 3_000
+DRAFT_PASSAGES = (2, 3)
+PASSAGE_CHARS = (400, 800)
+P50_TARGET_MS = 50.0
+FLAT_RATIO = 1.5  # "nearly flat": p50 at the last step within 1.5x of the first
+
+_SENTENCE_END = re.compile(r"(?<=[.?!…])\s+")
+_WORD = re.compile(r"[^\W_]+")
+MB = 1024 * 1024
+
+
+# ---------------------------------------------------------------- the generated corpus
+
+
+@dataclass(frozen=True)
+class Doc:
+    text: str
+    words: int
+    copied: int  # sentences copied from earlier documents
+
+
+@dataclass
+class Generator:
+    """Documents and new text from a Zipf word stream; ``pool`` holds copyable sentences."""
+
+    lexicon: Sequence[tuple[str, ...]]
+    seed: int
+    zipf_s: float
+    pool: list[str] = field(default_factory=list)
+
+    def stream_seed(self, stream: int) -> int:
+        return self.seed * 1_000_003 + stream
+
+    def sentences(self, words: Sequence[str], rng: random.Random) -> list[str]:
+        out = []
+        pos = 0
+        while pos < len(words):
+            size = rng.randint(*SENTENCE_WORDS)
+            out.append(_sentence(list(words[pos : pos + size]), rng))
+            pos += size
+        return out
+
+    def block(self, number: int) -> list[Doc]:
+        """Block ``number``: ``BLOCK_DOCS`` documents, the same for a given seed."""
+        rng = random.Random(self.stream_seed(number))
+        sizes = [rng.randint(*DOC_WORDS) for _ in range(BLOCK_DOCS)]
+        words = sample_words(self.lexicon, sum(sizes), self.zipf_s, self.stream_seed(number))
+        docs = []
+        pos = 0
+        for size in sizes:
+            own = self.sentences(words[pos : pos + size], rng)
+            pos += size
+            docs.append(self.document(own, rng))
+            keep = [s for s in own if len(_WORD.findall(s)) >= POOL_MIN_WORDS]
+            self.pool.extend(rng.sample(keep, min(POOL_SENTENCES, len(keep))))
+        return docs
+
+    def document(self, own: list[str], rng: random.Random) -> Doc:
+        sentences = list(own)
+        copied = 0
+        if self.pool and rng.random() < COPY_SHARE:
+            copied = rng.randint(*COPY_SENTENCES)
+            for _ in range(copied):
+                sentences.insert(rng.randint(0, len(sentences)), rng.choice(self.pool))
+        words = sum(len(_WORD.findall(s)) for s in sentences)
+        return Doc("\n\n".join(paragraphs(sentences, rng)), words, copied)
+
+    def documents(self) -> Iterator[Doc]:
+        for number in count():
+            yield from self.block(number)
+
+    def new_sentences(self, n_words: int) -> list[str]:
+        """Sentences of a word stream no document uses (for the drafts' new text)."""
+        stream = 10**9 - 1
+        words = sample_words(self.lexicon, n_words, self.zipf_s, self.stream_seed(stream))
+        return self.sentences(words, random.Random(self.stream_seed(stream)))
+
+
+def paragraphs(sentences: Sequence[str], rng: random.Random) -> list[str]:
+    out = []
+    pos = 0
+    while pos < len(sentences):
+        size = rng.randint(*PARAGRAPH_SENTENCES)
+        out.append(" ".join(sentences[pos : pos + size]))
+        pos += size
+    return out
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One JSON Lines file: documents ``start`` to ``end - 1``."""
+
+    start: int
+    end: int
+    path: Path
+
+
+@dataclass(frozen=True)
+class Corpus:
+    chunks: tuple[Chunk, ...]
+    words: int
+    chars: int
+    copied_docs: int
+    duplicate_docs: int
+    repeated_paragraphs: int
+    kept: dict[int, str]  # texts of the documents the drafts borrow from
+    seconds: float
+
+    @property
+    def documents(self) -> int:
+        return self.chunks[-1].end
+
+    @property
+    def bytes(self) -> int:
+        return sum(c.path.stat().st_size for c in self.chunks)
+
+    def files(self, start: int, end: int) -> list[Path]:
+        return [c.path for c in self.chunks if start <= c.start and c.end <= end]
+
+
+def doc_id(number: int) -> str:
+    return f"doc-{number:06d}"
+
+
+def boundaries(steps: Sequence[int]) -> list[int]:
+    """File boundaries: every step, and every ``FILE_DOCS`` documents."""
+    return sorted(set(range(0, steps[-1], FILE_DOCS)) | {0, *steps})
+
+
+def write_corpus(gen: Generator, steps: Sequence[int], folder: Path, kept: set[int]) -> Corpus:
+    start_time = time.perf_counter()
+    docs = gen.documents()
+    chunks = []
+    words = chars = copied = 0
+    texts: set[int] = set()
+    paragraphs_seen: set[int] = set()
+    paragraph_count = 0
+    kept_texts = {}
+    edges = boundaries(steps)
+    for start, end in pairwise(edges):
+        path = folder / f"docs-{start:06d}-{end - 1:06d}.jsonl"
+        with path.open("w", encoding="utf-8") as out:
+            for number in range(start, end):
+                doc = next(docs)
+                record = {"id": doc_id(number), "text": doc.text}
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                words += doc.words
+                chars += len(doc.text)
+                copied += doc.copied > 0
+                texts.add(hash(doc.text))
+                parts = doc.text.split("\n\n")
+                paragraph_count += len(parts)
+                paragraphs_seen.update(map(hash, parts))
+                if number in kept:
+                    kept_texts[number] = doc.text
+        chunks.append(Chunk(start, end, path))
+    return Corpus(
+        tuple(chunks),
+        words,
+        chars,
+        copied,
+        steps[-1] - len(texts),
+        paragraph_count - len(paragraphs_seen),
+        kept_texts,
+        time.perf_counter() - start_time,
+    )
+
+
+# ---------------------------------------------------------------- drafts
+
+
+@dataclass(frozen=True)
+class Draft:
+    text: str
+    kind: str  # "borrowed" or "new"
+    sources: tuple[str, ...]  # the indexed documents it takes passages from
+
+
+def passage(text: str, rng: random.Random) -> str:
+    """Consecutive sentences of ``text``, about ``PASSAGE_CHARS`` characters."""
+    sentences = _SENTENCE_END.split(text)
+    size = rng.randint(*PASSAGE_CHARS)
+    first = rng.randrange(len(sentences))
+    out: list[str] = []
+    for sentence in sentences[first:] + sentences[:first]:
+        out.append(sentence)
+        if sum(map(len, out)) >= size:
+            break
+    return " ".join(out)
+
+
+def fill(parts: list[str], fresh: Iterator[str], chars: int) -> None:
+    """Append new sentences to ``parts`` until they add ``chars`` characters."""
+    added = 0
+    while added < chars:
+        sentence = next(fresh)
+        parts.append(sentence)
+        added += len(sentence) + 1
+
+
+def make_drafts(gen: Generator, kept: dict[int, str], seed: int) -> list[Draft]:
+    """``DRAFTS`` drafts of ~``DRAFT_CHARS`` characters, borrowed and new ones alternating; a
+    borrowed draft spreads its passages evenly between new sentences."""
+    rng = random.Random(seed)
+    fresh = iter(gen.new_sentences(DRAFTS * DRAFT_CHARS // 5))
+    numbers = sorted(kept)
+    drafts = []
+    for i in range(DRAFTS):
+        chosen = rng.sample(numbers, rng.randint(*DRAFT_PASSAGES)) if i % 2 == 0 else []
+        passages = [passage(kept[number], rng) for number in chosen]
+        gap = max(0, DRAFT_CHARS - sum(len(p) + 1 for p in passages)) // (len(passages) + 1)
+        parts: list[str] = []
+        for text in passages:
+            fill(parts, fresh, gap)
+            parts.append(text)
+        fill(parts, fresh, DRAFT_CHARS - len(" ".join(parts)))
+        kind = "borrowed" if chosen else "new"
+        drafts.append(Draft(" ".join(parts), kind, tuple(doc_id(n) for n in chosen)))
+    return drafts
+
+
+# ---------------------------------------------------------------- measurements
+
+
+class WriteClock:
+    """Accumulates the wall time and posting rows of ``Index.write_batch`` while active."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.rows = 0
+
+    @contextmanager
+    def active(self) -> Iterator[WriteClock]:
+        original = Index.write_batch
+
+        def timed_write_batch(
+            index: Index, batch: Sequence[Prepared], profiles: Sequence[IndexedProfile]
+        ) -> int:
+            self.rows += sum(len(h) for doc in batch for _, h in doc.shingles.values())
+            start = time.perf_counter()
+            try:
+                return original(index, batch, profiles)
+            finally:
+                self.seconds += time.perf_counter() - start
+
+        Index.write_batch = timed_write_batch  # type: ignore[method-assign]
+        try:
+            yield self
+        finally:
+            Index.write_batch = original  # type: ignore[method-assign]
+
+
+@dataclass(frozen=True)
+class AddStep:
+    docs: int  # documents in the index after the step
+    added: int
+    failures: int
+    add_seconds: float
+    write_seconds: float
+    rows: int
+    prepare_seconds: float
+    peak_rss: int  # bytes, the benchmark's main process so far
+
+    @property
+    def add_rate(self) -> float:
+        return self.added / self.add_seconds
+
+    @property
+    def prepare_rate(self) -> float:
+        return self.added / self.prepare_seconds
+
+    @property
+    def write_rate(self) -> float:
+        return self.added / self.write_seconds
+
+    @property
+    def limit(self) -> str:
+        return "canonicalization" if self.prepare_rate < self.write_rate else "SQLite"
+
+
+def time_prepare(files: Sequence[Path], profiles: Sequence[Profile], workers: int) -> float:
+    """Seconds to read and prepare every document of ``files``, writing nothing."""
+    start = time.perf_counter()
+    items = [entry for entry in expand(map(str, files)) if isinstance(entry, Item)]
+    for _ in prepare_all(items, profiles, k=K, workers=workers):
+        pass
+    return time.perf_counter() - start
+
+
+def peak_rss() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def add_step(
+    index: Index, files: Sequence[Path], docs: int, profiles: Sequence[Profile], workers: int
+) -> AddStep:
+    prepare_seconds = time_prepare(files, profiles, workers)
+    clock = WriteClock()
+    with clock.active():
+        report = add_sources(
+            index, [str(f) for f in files], profiles, k=K, workers=workers, batch=BATCH
+        )
+    return AddStep(
+        docs,
+        report.added,
+        len(report.failures),
+        report.seconds,
+        clock.seconds,
+        clock.rows,
+        prepare_seconds,
+        peak_rss(),
+    )
+
+
+@dataclass(frozen=True)
+class IndexSize:
+    documents: int
+    file_size: int
+    wal_size: int
+    postings: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return self.file_size + self.wal_size
+
+    @property
+    def per_document(self) -> float:
+        return self.total / self.documents
+
+    @property
+    def per_posting(self) -> float:
+        return self.total / sum(self.postings.values())
+
+
+def index_size(index: Index) -> IndexSize:
+    stats = index.stats()
+    wal = Path(f"{index.path}-wal")
+    wal_size = wal.stat().st_size if wal.exists() else 0
+    postings = {p.name: rows for p, rows in stats.profiles}
+    return IndexSize(stats.documents, stats.file_size - wal_size, wal_size, postings)
+
+
+@dataclass(frozen=True)
+class CheckStep:
+    times: tuple[float, ...]  # seconds, one per draft
+    kinds: tuple[str, ...]
+    found: int  # borrowed drafts whose every source is among the lemma profile's matches
+    borrowed: int
+    lemma_uniqueness: tuple[float, ...]
+    cli_seconds: float
+
+    def quantile(self, q: float, kind: str | None = None) -> float:
+        times = sorted(t for t, k in zip(self.times, self.kinds) if kind in (None, k))
+        return percentile(times, q)
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    """Linear interpolation between the closest ranks (numpy's default)."""
+    pos = (len(sorted_values) - 1) * q
+    low = int(pos)
+    high = min(low + 1, len(sorted_values) - 1)
+    return sorted_values[low] + (sorted_values[high] - sorted_values[low]) * (pos - low)
+
+
+def run_checks(index: Index, drafts: Sequence[Draft]) -> list[tuple[float, canon.CheckResult]]:
+    out = []
+    for draft in drafts:
+        start = time.perf_counter()
+        result = canon.check(draft.text, index)
+        out.append((time.perf_counter() - start, result))
+    return out
+
+
+def found_sources(draft: Draft, result: canon.CheckResult) -> bool:
+    lemma = next(p for p in result.profiles if p.profile == "lemma")
+    return set(draft.sources) <= {m.source for m in lemma.sources}
+
+
+def cli_check(db: Path, draft: Path) -> float:
+    start = time.perf_counter()
+    args = [str(CANON_BIN), "check", str(draft), "--index", str(db), "--json"]
+    subprocess.run(args, capture_output=True, check=True)
+    return time.perf_counter() - start
+
+
+def check_step(db: Path, drafts: Sequence[Draft], draft_file: Path) -> CheckStep:
+    cli_seconds = cli_check(db, draft_file)
+    with Index(db, readonly=True) as index:
+        run_checks(index, drafts)  # warm: SQLite's page cache, the lemma cache
+        runs = run_checks(index, drafts)
+    borrowed = [(d, r) for d, (_, r) in zip(drafts, runs) if d.kind == "borrowed"]
+    uniqueness = tuple(
+        next(p.uniqueness for p in r.profiles if p.profile == "lemma") for _, r in runs
+    )
+    return CheckStep(
+        tuple(t for t, _ in runs),
+        tuple(d.kind for d in drafts),
+        sum(found_sources(d, r) for d, r in borrowed),
+        len(borrowed),
+        uniqueness,
+        cli_seconds,
+    )
+
+
+# ---------------------------------------------------------------- report
+
+
+def mb(size: float) -> str:
+    return f"{size / MB:,.1f}"
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f}"
+
+
+def print_corpus(corpus: Corpus, drafts: Sequence[Draft], args: argparse.Namespace) -> None:
+    docs = corpus.documents
+    print("## Corpus\n")
+    print(
+        f"- generated (seed {args.seed}, Zipf s={args.zipf_s}, {args.lemmas:,} lemmas) in"
+        f" {corpus.seconds:.1f} s: {docs:,} documents, {corpus.words:,} words"
+        f" ({corpus.words / docs:,.0f} a document), {corpus.chars / docs:,.0f} characters a"
+        f" document, {corpus.bytes / MB:,.1f} MB of JSON Lines in {len(corpus.chunks)} files"
+    )
+    print(
+        f"- {corpus.copied_docs:,} documents ({corpus.copied_docs / docs:.1%}) copy"
+        f" {COPY_SENTENCES[0]}-{COPY_SENTENCES[1]} sentences of earlier ones;"
+        f" {corpus.duplicate_docs} duplicate documents, {corpus.repeated_paragraphs}"
+        " repeated paragraphs"
+    )
+    lengths = [len(d.text) for d in drafts]
+    borrowed = sum(d.kind == "borrowed" for d in drafts)
+    print(
+        f"- {len(drafts)} drafts of {min(lengths):,}-{max(lengths):,} characters:"
+        f" {borrowed} borrow {DRAFT_PASSAGES[0]}-{DRAFT_PASSAGES[1]} passages of indexed"
+        f" documents, {len(drafts) - borrowed} are new text\n"
+    )
+
+
+def print_progress(add: AddStep, size: IndexSize, check: CheckStep) -> None:
+    print(
+        f"step {add.docs:,}: added {add.added:,} in {add.add_seconds:.1f} s"
+        f" ({add.add_rate:,.0f} docs/s; SQLite {add.write_seconds:.1f} s, prepare alone"
+        f" {add.prepare_seconds:.1f} s), {mb(size.total)} MB,"
+        f" check p50 {ms(check.quantile(0.5))} ms, p95 {ms(check.quantile(0.95))} ms",
+        flush=True,
+    )
+
+
+def add_rows(adds: Sequence[AddStep]) -> list[list[str]]:
+    return [
+        [
+            f"{a.docs:,}",
+            f"{a.added:,}",
+            f"{a.add_seconds:.1f}",
+            f"{a.add_rate:,.0f}",
+            f"{a.prepare_seconds:.1f}",
+            f"{a.prepare_rate:,.0f}",
+            f"{a.write_seconds:.1f}",
+            f"{a.write_rate:,.0f}",
+            f"{a.rows / a.write_seconds:,.0f}",
+            a.limit,
+            mb(a.peak_rss),
+        ]
+        for a in adds
+    ]
+
+
+ADD_HEADER = [
+    "step (docs)",
+    "added",
+    "add s",
+    "add docs/s",
+    "prepare s",
+    "prepare docs/s",
+    "SQLite s",
+    "SQLite docs/s",
+    "SQLite rows/s",
+    "limited by",
+    "peak RSS MB",
+]
+
+
+def size_rows(sizes: Sequence[IndexSize]) -> list[list[str]]:
+    return [
+        [
+            f"{s.documents:,}",
+            mb(s.file_size),
+            mb(s.wal_size),
+            f"{s.per_document:,.0f}",
+            *(f"{s.postings.get(name, 0):,}" for name in PROFILES),
+            f"{s.per_posting:.1f}",
+        ]
+        for s in sizes
+    ]
+
+
+def check_rows(docs: Sequence[int], checks: Sequence[CheckStep]) -> list[list[str]]:
+    return [
+        [
+            f"{n:,}",
+            ms(c.quantile(0.5)),
+            ms(c.quantile(0.95)),
+            ms(max(c.times)),
+            ms(c.quantile(0.5, "borrowed")),
+            ms(c.quantile(0.5, "new")),
+            f"{c.found}/{c.borrowed}",
+            f"{statistics.median(c.lemma_uniqueness):.3f}",
+            f"{c.cli_seconds:.2f}",
+        ]
+        for n, c in zip(docs, checks)
+    ]
+
+
+CHECK_HEADER = [
+    "step (docs)",
+    "p50 ms",
+    "p95 ms",
+    "max ms",
+    "p50 borrowed ms",
+    "p50 new ms",
+    "sources found",
+    "median lemma uniqueness",
+    "cold CLI s",
+]
+
+
+def summary_rows(
+    adds: Sequence[AddStep], sizes: Sequence[IndexSize], checks: Sequence[CheckStep]
+) -> list[list[str]]:
+    return [
+        [
+            f"{a.docs:,}",
+            f"{a.add_rate:,.0f}",
+            f"{a.prepare_rate:,.0f}",
+            f"{a.write_rate:,.0f}",
+            mb(s.total),
+            f"{s.per_document:,.0f}",
+            ms(c.quantile(0.5)),
+            ms(c.quantile(0.95)),
+        ]
+        for a, s, c in zip(adds, sizes, checks)
+    ]
+
+
+SUMMARY_HEADER = [
+    "step (docs)",
+    "add docs/s",
+    "prepare docs/s",
+    "SQLite docs/s",
+    "size MB",
+    "bytes/doc",
+    "check p50 ms",
+    "check p95 ms",
+]
+
+
+def print_report(
+    adds: Sequence[AddStep],
+    sizes: Sequence[IndexSize],
+    checks: Sequence[CheckStep],
+    workers: int,
+) -> None:
+    docs = [a.docs for a in adds]
+    print(f"\n## Add (profiles {', '.join(PROFILES)}, k = {K}, {workers} workers, batch {BATCH})\n")
+    print(table(ADD_HEADER, add_rows(adds)))
+    print(
+        "\nprepare = a separate `prepare_all` run over the same items (reading, canonicalization,"
+        "\nhashing; nothing written); SQLite = time in `Index.write_batch` during the add.\n"
+    )
+    print("## Index size (after each step)\n")
+    header = ["documents", "file MB", "WAL MB", "bytes/doc", *(f"{p} postings" for p in PROFILES)]
+    print(table([*header, "bytes/posting"], size_rows(sizes)))
+    print(f"\n## Check latency ({len(checks[0].times)} drafts, warm, one run each)\n")
+    print(table(CHECK_HEADER, check_rows(docs, checks)))
+    print(
+        "\nsources found: borrowed drafts whose every source document is among the lemma"
+        "\nprofile's matches; cold CLI: `canon check DRAFT --index DB --json`, start-up included.\n"
+    )
+    print("## Summary\n")
+    print(table(SUMMARY_HEADER, summary_rows(adds, sizes, checks)))
+    print()
+    print_verdicts(adds, checks)
+
+
+def print_verdicts(adds: Sequence[AddStep], checks: Sequence[CheckStep]) -> None:
+    first, last = checks[0].quantile(0.5), checks[-1].quantile(0.5)
+    growth = last / first
+    docs = adds[-1].docs
+    rows = [
+        [
+            f"check p50 at {docs:,} documents",
+            f"{ms(last)} ms",
+            f"< {P50_TARGET_MS:g} ms",
+            verdict(last * 1000, P50_TARGET_MS, higher=False),
+        ],
+        [
+            f"check p50 growth {adds[0].docs:,} → {docs:,} documents",
+            f"{growth:.2f}×",
+            f"≤ {FLAT_RATIO:g}× (nearly flat)",
+            verdict(growth, FLAT_RATIO + 1e-9, higher=False),
+        ],
+        [
+            "add limited by canonicalization, not SQLite (every step)",
+            ", ".join(a.limit for a in adds),
+            "canonicalization",
+            "PASS" if all(a.limit == "canonicalization" for a in adds) else "MISS",
+        ],
+    ]
+    print(table(["measure", "value", "target", "status"], rows))
+    if docs < STEPS[-1]:
+        print(
+            f"\nnote: the targets are stated at {STEPS[-1]:,} documents;"
+            f" this run stopped at {docs:,}."
+        )
+
+
+# ---------------------------------------------------------------- main
+
+
+def parse_steps(args: argparse.Namespace) -> list[int]:
+    if args.quick:
+        return list(QUICK_STEPS)
+    steps = [s for s in STEPS if s < args.docs]
+    return [*steps, args.docs]
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--docs", type=int, default=100_000, help="documents in the end")
+    parser.add_argument("--quick", action="store_true", help="2,000 documents in steps of 500")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes")
+    parser.add_argument("--db", type=Path, help="index file to create (default: a temp folder)")
+    parser.add_argument("--keep", action="store_true", help="keep the index and the corpus")
+    parser.add_argument("--seed", type=int, default=2024, help="seed of the generated corpus")
+    parser.add_argument("--lemmas", type=int, default=60_000, help="lemmas of the generated corpus")
+    parser.add_argument("--zipf-s", type=float, default=1.1, help="Zipf exponent of lemma ranks")
+    args = parser.parse_args(argv)
+    if args.docs < 2 * BLOCK_DOCS and not args.quick:
+        parser.error(f"--docs must be at least {2 * BLOCK_DOCS}")
+    if args.db is not None and args.db.exists():
+        parser.error(f"{args.db} exists; give a new path (the benchmark creates the index)")
+    return args
+
+
+def remove_index(db: Path) -> None:
+    for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+        path.unlink(missing_ok=True)
+
+
+def run(args: argparse.Namespace, folder: Path, db: Path) -> None:
+    steps = parse_steps(args)
+    gen = Generator(load_lexicon(args.lemmas, args.seed), args.seed, args.zipf_s)
+    rng = random.Random(args.seed)
+    kept = set(rng.sample(range(steps[0]), min(steps[0], DRAFTS * 3)))
+    corpus = write_corpus(gen, steps, folder, kept)
+    drafts = make_drafts(gen, corpus.kept, args.seed)
+    gen.pool.clear()
+    draft_file = folder / "draft.txt"
+    draft_file.write_text(drafts[0].text, encoding="utf-8")
+    print_corpus(corpus, drafts, args)
+    profiles = [get_profile(name) for name in PROFILES]
+    adds, sizes, checks = [], [], []
+    previous = 0
+    for step in steps:
+        with Index(db, create=True) as index:
+            adds.append(add_step(index, corpus.files(previous, step), step, profiles, args.workers))
+            sizes.append(index_size(index))
+        checks.append(check_step(db, drafts, draft_file))
+        print_progress(adds[-1], sizes[-1], checks[-1])
+        previous = step
+    print_report(adds, sizes, checks, args.workers)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_args(argv)
+    start = time.perf_counter()
+    folder = Path(tempfile.mkdtemp(prefix="canon-index-bench-"))
+    db = args.db or folder / "index.db"
+    try:
+        run(args, folder, db)
+    finally:
+        if args.keep:
+            print(f"\nkept: the index {db}, the corpus and drafts in {folder}")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+            remove_index(db)
+    print(f"\nTotal benchmark time: {time.perf_counter() - start:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

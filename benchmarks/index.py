@@ -82,6 +82,7 @@ COPY_SENTENCES = (1, 3)
 POOL_SENTENCES = 2  # sentences of each document that later ones may copy
 POOL_MIN_WORDS = 8
 DRAFTS = 50
+WARMUP_CHECKS = 2
 DRAFT_CHARS = 3_000
 DRAFT_PASSAGES = (2, 3)
 PASSAGE_CHARS = (400, 800)
@@ -282,14 +283,14 @@ def fill(parts: list[str], fresh: Iterator[str], chars: int) -> None:
         added += len(sentence) + 1
 
 
-def make_drafts(gen: Generator, kept: dict[int, str], seed: int) -> list[Draft]:
-    """``DRAFTS`` drafts of ~``DRAFT_CHARS`` characters, borrowed and new ones alternating; a
+def make_drafts(gen: Generator, kept: dict[int, str], n: int, seed: int) -> list[Draft]:
+    """``n`` drafts of ~``DRAFT_CHARS`` characters, borrowed and new ones alternating; a
     borrowed draft spreads its passages evenly between new sentences."""
     rng = random.Random(seed)
-    fresh = iter(gen.new_sentences(DRAFTS * DRAFT_CHARS // 5))
+    fresh = iter(gen.new_sentences(n * DRAFT_CHARS // 5))
     numbers = sorted(kept)
     drafts = []
-    for i in range(DRAFTS):
+    for i in range(n):
         chosen = rng.sample(numbers, rng.randint(*DRAFT_PASSAGES)) if i % 2 == 0 else []
         passages = [passage(kept[number], rng) for number in chosen]
         gap = max(0, DRAFT_CHARS - sum(len(p) + 1 for p in passages)) // (len(passages) + 1)
@@ -399,29 +400,29 @@ def add_step(
 @dataclass(frozen=True)
 class IndexSize:
     documents: int
-    file_size: int
-    wal_size: int
+    size: int  # Index.stats().file_size (file and WAL) of the index reopened after the add
+    wal_after_add: int  # the WAL's size while the adding connection was still open
     postings: dict[str, int]
 
     @property
-    def total(self) -> int:
-        return self.file_size + self.wal_size
-
-    @property
     def per_document(self) -> float:
-        return self.total / self.documents
+        return self.size / self.documents
 
     @property
     def per_posting(self) -> float:
-        return self.total / sum(self.postings.values())
+        return self.size / sum(self.postings.values())
 
 
-def index_size(index: Index) -> IndexSize:
-    stats = index.stats()
-    wal = Path(f"{index.path}-wal")
-    wal_size = wal.stat().st_size if wal.exists() else 0
+def wal_size(db: Path) -> int:
+    wal = Path(f"{db}-wal")
+    return wal.stat().st_size if wal.exists() else 0
+
+
+def index_size(db: Path, wal_after_add: int) -> IndexSize:
+    with Index(db, readonly=True) as index:
+        stats = index.stats()
     postings = {p.name: rows for p, rows in stats.profiles}
-    return IndexSize(stats.documents, stats.file_size - wal_size, wal_size, postings)
+    return IndexSize(stats.documents, stats.file_size, wal_after_add, postings)
 
 
 @dataclass(frozen=True)
@@ -432,6 +433,10 @@ class CheckStep:
     borrowed: int
     lemma_uniqueness: tuple[float, ...]
     cli_seconds: float
+
+    def uniqueness(self, kind: str) -> float:
+        """The median lemma uniqueness of the drafts of one kind."""
+        return statistics.median(u for u, k in zip(self.lemma_uniqueness, self.kinds) if k == kind)
 
     def quantile(self, q: float, kind: str | None = None) -> float:
         times = sorted(t for t, k in zip(self.times, self.kinds) if kind in (None, k))
@@ -470,7 +475,10 @@ def cli_check(db: Path, draft: Path) -> float:
 def check_step(db: Path, drafts: Sequence[Draft], draft_file: Path) -> CheckStep:
     cli_seconds = cli_check(db, draft_file)
     with Index(db, readonly=True) as index:
-        run_checks(index, drafts)  # warm: SQLite's page cache, the lemma cache
+        for draft in drafts:  # warm: the lemma cache
+            for profile in PROFILES:
+                canon.canonicalize(draft.text, profile)
+        run_checks(index, drafts[:WARMUP_CHECKS])  # warm: SQLite's page cache
         runs = run_checks(index, drafts)
     borrowed = [(d, r) for d, (_, r) in zip(drafts, runs) if d.kind == "borrowed"]
     uniqueness = tuple(
@@ -525,7 +533,7 @@ def print_progress(add: AddStep, size: IndexSize, check: CheckStep) -> None:
     print(
         f"step {add.docs:,}: added {add.added:,} in {add.add_seconds:.1f} s"
         f" ({add.add_rate:,.0f} docs/s; SQLite {add.write_seconds:.1f} s, prepare alone"
-        f" {add.prepare_seconds:.1f} s), {mb(size.total)} MB,"
+        f" {add.prepare_seconds:.1f} s), {mb(size.size)} MB,"
         f" check p50 {ms(check.quantile(0.5))} ms, p95 {ms(check.quantile(0.95))} ms",
         flush=True,
     )
@@ -569,11 +577,11 @@ def size_rows(sizes: Sequence[IndexSize]) -> list[list[str]]:
     return [
         [
             f"{s.documents:,}",
-            mb(s.file_size),
-            mb(s.wal_size),
+            mb(s.size),
             f"{s.per_document:,.0f}",
             *(f"{s.postings.get(name, 0):,}" for name in PROFILES),
             f"{s.per_posting:.1f}",
+            mb(s.wal_after_add),
         ]
         for s in sizes
     ]
@@ -588,8 +596,9 @@ def check_rows(docs: Sequence[int], checks: Sequence[CheckStep]) -> list[list[st
             ms(max(c.times)),
             ms(c.quantile(0.5, "borrowed")),
             ms(c.quantile(0.5, "new")),
+            f"{c.quantile(0.5) / checks[0].quantile(0.5):.2f}×",
             f"{c.found}/{c.borrowed}",
-            f"{statistics.median(c.lemma_uniqueness):.3f}",
+            f"{c.uniqueness('borrowed'):.3f} / {c.uniqueness('new'):.3f}",
             f"{c.cli_seconds:.2f}",
         ]
         for n, c in zip(docs, checks)
@@ -603,8 +612,9 @@ CHECK_HEADER = [
     "max ms",
     "p50 borrowed ms",
     "p50 new ms",
+    "p50 / first step",
     "sources found",
-    "median lemma uniqueness",
+    "lemma uniqueness borrowed / new",
     "cold CLI s",
 ]
 
@@ -618,7 +628,7 @@ def summary_rows(
             f"{a.add_rate:,.0f}",
             f"{a.prepare_rate:,.0f}",
             f"{a.write_rate:,.0f}",
-            mb(s.total),
+            mb(s.size),
             f"{s.per_document:,.0f}",
             ms(c.quantile(0.5)),
             ms(c.quantile(0.95)),
@@ -653,13 +663,18 @@ def print_report(
         "\nhashing; nothing written); SQLite = time in `Index.write_batch` during the add.\n"
     )
     print("## Index size (after each step)\n")
-    header = ["documents", "file MB", "WAL MB", "bytes/doc", *(f"{p} postings" for p in PROFILES)]
-    print(table([*header, "bytes/posting"], size_rows(sizes)))
-    print(f"\n## Check latency ({len(checks[0].times)} drafts, warm, one run each)\n")
+    header = ["documents", "size MB", "bytes/doc", *(f"{p} postings" for p in PROFILES)]
+    print(table([*header, "bytes/posting", "WAL after add MB"], size_rows(sizes)))
+    print(
+        "\nsize: `Index.stats()` (file and WAL) of the index reopened after the add; WAL after"
+        "\nadd: the WAL file while the adding connection was still open.\n"
+    )
+    print(f"## Check latency ({len(checks[0].times)} drafts, warm, one run each)\n")
     print(table(CHECK_HEADER, check_rows(docs, checks)))
     print(
         "\nsources found: borrowed drafts whose every source document is among the lemma"
-        "\nprofile's matches; cold CLI: `canon check DRAFT --index DB --json`, start-up included.\n"
+        "\nprofile's matches; uniqueness: medians; cold CLI: `canon check DRAFT --index DB"
+        " --json`\nin a fresh process, start-up included.\n"
     )
     print("## Summary\n")
     print(table(SUMMARY_HEADER, summary_rows(adds, sizes, checks)))
@@ -715,6 +730,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="2,000 documents in steps of 500")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes")
     parser.add_argument("--db", type=Path, help="index file to create (default: a temp folder)")
+    parser.add_argument("--drafts", type=int, default=DRAFTS, help="drafts to check")
     parser.add_argument("--keep", action="store_true", help="keep the index and the corpus")
     parser.add_argument("--seed", type=int, default=2024, help="seed of the generated corpus")
     parser.add_argument("--lemmas", type=int, default=60_000, help="lemmas of the generated corpus")
@@ -736,9 +752,9 @@ def run(args: argparse.Namespace, folder: Path, db: Path) -> None:
     steps = parse_steps(args)
     gen = Generator(load_lexicon(args.lemmas, args.seed), args.seed, args.zipf_s)
     rng = random.Random(args.seed)
-    kept = set(rng.sample(range(steps[0]), min(steps[0], DRAFTS * 3)))
+    kept = set(rng.sample(range(steps[0]), min(steps[0], args.drafts * 3)))
     corpus = write_corpus(gen, steps, folder, kept)
-    drafts = make_drafts(gen, corpus.kept, args.seed)
+    drafts = make_drafts(gen, corpus.kept, args.drafts, args.seed)
     gen.pool.clear()
     draft_file = folder / "draft.txt"
     draft_file.write_text(drafts[0].text, encoding="utf-8")
@@ -749,7 +765,8 @@ def run(args: argparse.Namespace, folder: Path, db: Path) -> None:
     for step in steps:
         with Index(db, create=True) as index:
             adds.append(add_step(index, corpus.files(previous, step), step, profiles, args.workers))
-            sizes.append(index_size(index))
+            wal = wal_size(db)
+        sizes.append(index_size(db, wal))
         checks.append(check_step(db, drafts, draft_file))
         print_progress(adds[-1], sizes[-1], checks[-1])
         previous = step

@@ -47,6 +47,13 @@ def cli(debug: bool) -> None:
     """How much do Russian texts share? Word shingles over one canonical form."""
 
 
+def _stack(options: list[Callable[..., Any]], func: Callable[..., Any]) -> Callable[..., Any]:
+    """Apply click options so that they appear in ``--help`` in the order given."""
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
 def _profile_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Options that change the rules of the non-raw profiles (raw stays the reference)."""
     options = [
@@ -83,9 +90,7 @@ def _profile_options(func: Callable[..., Any]) -> Callable[..., Any]:
             help="Map synonyms to one word: a file of groups, or 'synonyms-ru' (built in).",
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return _stack(options, func)
 
 
 def _source_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -130,9 +135,7 @@ def _source_options(func: Callable[..., Any]) -> Callable[..., Any]:
             help="Follow at most this many redirects.",
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return _stack(options, func)
 
 
 def _fetch_options(opts: dict[str, Any]) -> tuple[FetchOptions, bool]:

@@ -117,10 +117,13 @@ class Generator:
         return self.seed * 1_000_003 + stream
 
     def sentences(self, words: Sequence[str], rng: random.Random) -> list[str]:
+        """``words`` cut into sentences of 4-24 words (a short rest joins the last one)."""
         out = []
         pos = 0
         while pos < len(words):
             size = rng.randint(*SENTENCE_WORDS)
+            if len(words) - pos - size < SENTENCE_WORDS[0]:
+                size = len(words) - pos
             out.append(_sentence(list(words[pos : pos + size]), rng))
             pos += size
         return out

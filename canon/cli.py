@@ -583,7 +583,26 @@ def check_command(
     "--workers",
     type=click.IntRange(min=1),
     default=None,
-    help="Worker processes for reading SOURCES (default: one per core).",
+    help="Worker processes (default: one per core).",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="Run here, or as Dask tasks.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="With --engine dask: a scheduler such as tcp://host:8786 "
+    "(default: a LocalCluster of worker processes here).",
+)
+@click.option(
+    "--partitions",
+    type=click.IntRange(min=1),
+    default=None,
+    help="With --engine dask: partitions of the corpus (default: 2 per worker).",
 )
 @_source_options
 @_profile_options
@@ -597,6 +616,9 @@ def dedup_command(
     num_perm: int,
     seed: int,
     workers: int | None,
+    engine: str,
+    scheduler: str | None,
+    partitions: int | None,
     **opts: Any,
 ) -> None:
     """Find clusters of near-duplicate documents among SOURCES or in an index.
@@ -604,7 +626,7 @@ def dedup_command(
     Candidates come from MinHash signatures and LSH; every reported pair is verified by exact
     Jaccard, so no cluster holds a false positive.  One JSON line per cluster.
     """
-    from .corpus import prepare_all
+    from .corpus import Failure, Item, expand
     from .dedup import Entry, dedup
 
     if not 0 < threshold <= 1:
@@ -612,36 +634,46 @@ def dedup_command(
     if not sources and db is None:
         raise CanonError("give SOURCES to deduplicate, or --index DB")
     fetch_options, whole_page = _fetch_options(opts)
-    entries: list[Entry] = []
-    failures: list[Any] = []
+    (profile,) = _profiles([profile_name], opts)
+    inputs: list[Item | Entry] = []
     if db is not None:
         with Index(db, readonly=True) as index:
             built = index.profiles()
             if not built:
                 raise CanonError(f"{db}: the index is empty; add documents first")
             chosen = next((p for p in built if p.name == profile_name), built[-1])
-            entries += [Entry(s, h, c) for s, c, h in index.shingle_sets(chosen)]
-    if sources:
-        from .corpus import Failure, Item, expand
+            inputs += [Entry(s, h, c) for s, c, h in index.shingle_sets(chosen)]
+    expanded = list(expand(sources))
+    inputs += [e for e in expanded if isinstance(e, Item)]
+    failures: list[Failure] = [e for e in expanded if isinstance(e, Failure)]
+    settings = {
+        "profile": profile,
+        "k": k,
+        "whole_page": whole_page,
+        "fetch_options": fetch_options,
+    }
+    processes = workers or os.cpu_count() or 1
+    if engine == "dask":
+        from .dask_engine import connect, dedup_dask
 
-        (profile,) = _profiles([profile_name], opts)
-        expanded = list(expand(sources))
-        items = [e for e in expanded if isinstance(e, Item)]
-        failures += [e for e in expanded if isinstance(e, Failure)]
-        for result in prepare_all(
-            items,
-            [profile],
-            k=k,
-            whole_page=whole_page,
-            fetch_options=fetch_options,
-            workers=workers or os.cpu_count() or 1,
-        ):
-            if isinstance(result, Failure):
-                failures.append(result)
-            else:
-                ((_, hashes),) = result.shingles.values()
-                entries.append(Entry(result.source, hashes, result.chars))
-    result = dedup(entries, threshold, num_perm=num_perm, seed=seed)
+        with connect(scheduler, processes) as client:
+            result, failed = dedup_dask(
+                inputs,
+                threshold,
+                client=client,
+                num_perm=num_perm,
+                seed=seed,
+                partitions=partitions,
+                **settings,
+            )
+    else:
+        from .corpus import read_entries
+
+        ready = read_entries(inputs, workers=processes, **settings)
+        failed = [x for x in ready if isinstance(x, Failure)]
+        entries = [x for x in ready if isinstance(x, Entry)]
+        result = dedup(entries, threshold, num_perm=num_perm, seed=seed)
+    failures += failed
     lines = [json.dumps(c.to_dict(), ensure_ascii=False) for c in result.clusters]
     if out is None:
         for line in lines:

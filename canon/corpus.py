@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .canonical import canonicalize
+from .dedup import Entry
 from .errors import CanonError, InputError
 from .extract import extract_html
 from .fetch import FetchOptions, is_url
@@ -27,7 +28,16 @@ from .profile import Profile
 from .shingle import shingle_hashes
 from .sources import Document, read_source
 
-__all__ = ["AddReport", "Failure", "Item", "Skipped", "add_sources", "expand", "prepare_all"]
+__all__ = [
+    "AddReport",
+    "Failure",
+    "Item",
+    "Skipped",
+    "add_sources",
+    "expand",
+    "prepare_all",
+    "read_entries",
+]
 
 FOLDER_SUFFIXES = frozenset({".txt", ".md", ".html", ".htm", ".docx"})
 
@@ -286,3 +296,35 @@ def add_sources(
         if pending:
             flush()
     return AddReport(added, replaced, skipped, tuple(failures), time.perf_counter() - start)
+
+
+def read_entries(
+    inputs: Sequence[Item | Entry],
+    *,
+    profile: Profile,
+    k: int,
+    whole_page: bool = False,
+    fetch_options: FetchOptions | None = None,
+    workers: int = 1,
+) -> list[Entry | Failure]:
+    """Shingle sets for dedup, one per input in order: items are read and canonicalized,
+    entries pass through, and an item that cannot be read becomes a Failure."""
+    items = [x for x in inputs if isinstance(x, Item)]
+    results = iter(
+        prepare_all(
+            items,
+            [profile],
+            k=k,
+            whole_page=whole_page,
+            fetch_options=fetch_options,
+            workers=workers,
+        )
+    )
+    ready: list[Entry | Failure] = []
+    for x in inputs:
+        result = x if isinstance(x, Entry) else next(results)
+        if isinstance(result, Prepared):
+            ((_, hashes),) = result.shingles.values()
+            result = Entry(result.source, hashes, result.chars)
+        ready.append(result)  # type: ignore[arg-type]
+    return ready

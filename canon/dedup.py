@@ -8,7 +8,7 @@ connected components of the verified pairs (union-find).  This is the local engi
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +18,16 @@ from .errors import ProfileError
 from .lsh import band_keys, optimal_bands
 from .sketch import signatures
 
-__all__ = ["Cluster", "DedupResult", "Entry", "dedup", "exact_jaccard"]
+__all__ = [
+    "Cluster",
+    "DedupResult",
+    "Entry",
+    "clusters",
+    "dedup",
+    "exact_jaccard",
+    "pairs_within",
+    "verify",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,6 +87,12 @@ def exact_jaccard(first: np.ndarray, second: np.ndarray) -> float:
     return common / (len(first) + len(second) - common)
 
 
+def pairs_within(members: Sequence[int]) -> list[tuple[int, int]]:
+    """Every pair ``(a, b)``, ``a < b``, of documents that share a band key."""
+    ordered = sorted(members)
+    return [(a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :]]
+
+
 def _candidates(keys: np.ndarray) -> set[tuple[int, int]]:
     """Pairs of documents that share a key in some band."""
     pairs: set[tuple[int, int]] = set()
@@ -87,9 +102,20 @@ def _candidates(keys: np.ndarray) -> set[tuple[int, int]]:
         starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
         ends = np.append(starts[1:], len(ordered))
         for start, end in zip(starts[ends - starts > 1], ends[ends - starts > 1]):
-            members = sorted(order[start:end].tolist())
-            pairs.update((a, b) for i, a in enumerate(members) for b in members[i + 1 :])
+            pairs.update(pairs_within(order[start:end].tolist()))
     return pairs
+
+
+def verify(
+    pairs: Iterable[tuple[int, int]], hashes: Mapping[int, np.ndarray], threshold: float
+) -> list[tuple[int, int, float]]:
+    """The candidate pairs whose exact Jaccard reaches ``threshold``, with it."""
+    verified = []
+    for a, b in pairs:
+        similarity = exact_jaccard(hashes[a], hashes[b])
+        if similarity >= threshold:
+            verified.append((a, b, similarity))
+    return verified
 
 
 class _UnionFind:
@@ -108,7 +134,10 @@ class _UnionFind:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
-def _clusters(entries: Sequence[Entry], verified: list[tuple[int, int, float]]) -> list[Cluster]:
+def clusters(
+    entries: Sequence[tuple[str, int]], verified: list[tuple[int, int, float]]
+) -> list[Cluster]:
+    """Connected components of the verified pairs; ``entries`` are ``(source, chars)``."""
     forest = _UnionFind(len(entries))
     for a, b, _ in verified:
         forest.union(a, b)
@@ -117,15 +146,15 @@ def _clusters(entries: Sequence[Entry], verified: list[tuple[int, int, float]]) 
     for a, b, similarity in sorted(verified):
         root = forest.find(a)
         members.setdefault(root, set()).update((a, b))
-        pairs.setdefault(root, []).append((entries[a].source, entries[b].source, similarity))
-    clusters = []
+        pairs.setdefault(root, []).append((entries[a][0], entries[b][0], similarity))
+    found = []
     for root in sorted(members):
         group = sorted(members[root])
         # The longest text stands for the cluster; among equals, the earliest.
-        canonical = min(group, key=lambda i: (-entries[i].chars, i))
-        sources = tuple(entries[i].source for i in group)
-        clusters.append(Cluster(sources, entries[canonical].source, tuple(pairs[root])))
-    return clusters
+        canonical = min(group, key=lambda i: (-entries[i][1], i))
+        sources = tuple(entries[i][0] for i in group)
+        found.append(Cluster(sources, entries[canonical][0], tuple(pairs[root])))
+    return found
 
 
 def dedup(
@@ -148,15 +177,12 @@ def dedup(
     candidates = _candidates(band_keys(values, bands, rows)) if len(entries) > 1 else set()
     seconds["candidates"] = time.perf_counter() - start
     start = time.perf_counter()
-    verified = []
-    for a, b in sorted(candidates):
-        similarity = exact_jaccard(entries[a].hashes, entries[b].hashes)
-        if similarity >= threshold:
-            verified.append((a, b, similarity))
+    hashes = {i: e.hashes for i, e in enumerate(entries)}
+    verified = verify(sorted(candidates), hashes, threshold)
     seconds["verification"] = time.perf_counter() - start
     start = time.perf_counter()
-    clusters = _clusters(entries, verified)
+    found = clusters([(e.source, e.chars) for e in entries], verified)
     seconds["components"] = time.perf_counter() - start
     return DedupResult(
-        tuple(clusters), len(entries), len(candidates), len(verified), bands, rows, seconds
+        tuple(found), len(entries), len(candidates), len(verified), bands, rows, seconds
     )

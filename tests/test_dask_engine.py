@@ -1,0 +1,88 @@
+"""The Dask engine on a real LocalCluster of two worker processes: the local engine's output."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("distributed", reason="install the dask extra: pip install 'canon[dask]'")
+
+import canon
+from canon.corpus import Item
+from canon.dask_engine import connect, dedup_dask
+from canon.dedup import Entry, dedup
+
+
+@pytest.fixture(scope="module")
+def client():
+    with connect(None, workers=2) as running:
+        yield running
+
+
+def _entries(seed: int = 3) -> list[Entry]:
+    rng = np.random.default_rng(seed)
+    base = [np.unique(rng.integers(0, 2**64 - 1, 300, dtype=np.uint64)) for _ in range(300)]
+    entries = [Entry(f"d{i}", b, len(b)) for i, b in enumerate(base)]
+    for i in range(40):
+        keep = int(300 * rng.uniform(0.9, 1.0))
+        fresh = rng.integers(0, 2**64 - 1, 300 - keep, dtype=np.uint64)
+        copy = np.unique(np.concatenate([base[i][:keep], fresh]))
+        entries.append(Entry(f"copy{i}", copy, len(copy)))
+    return entries
+
+
+def test_same_clusters_as_the_local_engine(client) -> None:
+    entries = _entries()
+    local = dedup(entries, 0.8)
+    distributed, failures = dedup_dask(entries, 0.8, client=client, partitions=5)
+    assert failures == []
+    assert distributed.clusters == local.clusters
+    assert (distributed.candidate_pairs, distributed.verified_pairs) == (
+        local.candidate_pairs,
+        local.verified_pairs,
+    )
+    assert len(local.clusters) > 30
+
+
+def test_sources_are_read_on_the_workers(client, tmp_path: Path, examples: Path) -> None:
+    text = (examples / "original.txt").read_text("utf-8")
+    (tmp_path / "a.txt").write_text(text, "utf-8")
+    (tmp_path / "b.txt").write_text(text.replace("Чай", "Напиток", 1), "utf-8")
+    (tmp_path / "c.txt").write_text((examples / "rewrite.txt").read_text("utf-8"), "utf-8")
+    items = [Item(str(tmp_path / n)) for n in ("a.txt", "b.txt", "c.txt", "missing.txt")]
+    result, failures = dedup_dask(items, 0.8, client=client, profile="lemma", k=4)
+    (cluster,) = result.clusters
+    assert cluster.members == (str(tmp_path / "a.txt"), str(tmp_path / "b.txt"))
+    assert [f.source for f in failures] == [str(tmp_path / "missing.txt")]
+
+
+def test_unreachable_scheduler_fails_fast() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    unreachable = connect(f"tcp://127.0.0.1:{port}", timeout=2)
+    with pytest.raises(canon.CanonError, match="cannot reach the Dask scheduler"), unreachable:
+        pass
+
+
+def test_dedup_command_with_the_dask_engine(tmp_path: Path, examples: Path) -> None:
+    text = (examples / "original.txt").read_text("utf-8")
+    for name, body in (("a", text), ("b", text.replace("Чай", "Напиток", 1)), ("c", "новый")):
+        (tmp_path / f"{name}.txt").write_text(body, "utf-8")
+    runs = {}
+    for engine in ("local", "dask"):
+        result = subprocess.run(
+            [sys.executable, "-m", "canon", "dedup", str(tmp_path), "--engine", engine,
+             "--workers", "2"],
+            capture_output=True, text=True, timeout=180,
+        )  # fmt: skip
+        runs[engine] = [json.loads(line) for line in result.stdout.splitlines()]
+        assert result.returncode == 1  # c.txt is too short: listed as a failure
+        assert "c.txt" in result.stderr
+    assert runs["dask"] == runs["local"] and len(runs["local"]) == 1

@@ -4,7 +4,9 @@ Layout (schema version 1; ``PRAGMA application_id`` marks a canon index):
 
 - ``profiles``: each profile the index was built with: name, fingerprint, settings, k, step.
 - ``documents``: source, title, added time, content hash, extraction method, length.
-- ``doc_profiles``: per document and profile, the canonical word and distinct-shingle counts.
+- ``doc_profiles``: per document and profile, the canonical word and distinct-shingle counts,
+  and the document's sorted shingle hashes as one little-endian uint64 blob (for exact
+  Jaccard in dedup, and to remove a document's postings by key).
 - ``postings``: the inverted table ``(profile, hash, document)``; hashes are the stable 64-bit
   shingle hashes stored as signed SQLite integers.
 
@@ -63,6 +65,7 @@ CREATE TABLE doc_profiles (
     profile_id INTEGER NOT NULL REFERENCES profiles(id),
     words INTEGER NOT NULL,
     shingles INTEGER NOT NULL,
+    hashes BLOB NOT NULL,
     PRIMARY KEY (doc_id, profile_id)
 ) WITHOUT ROWID;
 CREATE TABLE postings (
@@ -71,7 +74,6 @@ CREATE TABLE postings (
     doc_id INTEGER NOT NULL,
     PRIMARY KEY (profile_id, hash, doc_id)
 ) WITHOUT ROWID;
-CREATE INDEX postings_by_doc ON postings (doc_id);
 """
 
 
@@ -126,6 +128,14 @@ def _now() -> str:
 
 def _signed(hashes: np.ndarray) -> list[int]:
     return hashes.astype(np.uint64).view(np.int64).tolist()
+
+
+def _blob(hashes: np.ndarray) -> bytes:
+    return np.sort(hashes.astype(np.uint64)).astype("<u8").tobytes()
+
+
+def _unblob(blob: bytes) -> np.ndarray:
+    return np.frombuffer(blob, dtype="<u8").astype(np.uint64)
 
 
 class Index:
@@ -311,8 +321,8 @@ class Index:
                 for fingerprint, (words, hashes) in doc.shingles.items():
                     profile_id = by_fingerprint[fingerprint]
                     self._db.execute(
-                        "INSERT INTO doc_profiles VALUES (?,?,?,?)",
-                        (doc_id, profile_id, words, len(hashes)),
+                        "INSERT INTO doc_profiles VALUES (?,?,?,?,?)",
+                        (doc_id, profile_id, words, len(hashes), _blob(hashes)),
                     )
                     rows = np.empty((len(hashes), 3), dtype=np.int64)
                     rows[:, 0] = profile_id
@@ -331,7 +341,14 @@ class Index:
             found = self._db.execute("SELECT id FROM documents WHERE source = ?", (source,))
             row = found.fetchone()
             if row:
-                self._db.execute("DELETE FROM postings WHERE doc_id = ?", row)
+                stored = self._db.execute(
+                    "SELECT profile_id, hashes FROM doc_profiles WHERE doc_id = ?", row
+                ).fetchall()
+                for profile_id, blob in stored:
+                    self._db.executemany(
+                        "DELETE FROM postings WHERE profile_id = ? AND hash = ? AND doc_id = ?",
+                        ((profile_id, h, row[0]) for h in _signed(_unblob(blob))),
+                    )
                 self._db.execute("DELETE FROM doc_profiles WHERE doc_id = ?", row)
                 self._db.execute("DELETE FROM documents WHERE id = ?", row)
                 removed += 1
@@ -382,7 +399,9 @@ class Index:
         probe = ((h,) for h in _signed(hashes))
         self._db.executemany("INSERT OR IGNORE INTO probe VALUES (?)", probe)
         rows = self._db.execute(
-            "SELECT p.hash, p.doc_id FROM probe JOIN postings p "
+            # CROSS JOIN keeps the probe outside: one key lookup per draft shingle, never a
+            # scan of the inverted table.
+            "SELECT p.hash, p.doc_id FROM probe CROSS JOIN postings p "
             "ON p.profile_id = ? AND p.hash = probe.hash",
             (profile.id,),
         ).fetchall()
@@ -405,24 +424,13 @@ class Index:
 
     def shingle_sets(self, profile: IndexedProfile) -> Iterator[tuple[str, int, np.ndarray]]:
         """``(source, chars, hashes)`` of every document, hashes as sorted uint64."""
-        docs = {
-            doc_id: (source, chars)
-            for doc_id, source, chars in self._db.execute("SELECT id, source, chars FROM documents")
-        }
         cursor = self._db.execute(
-            "SELECT doc_id, hash FROM postings INDEXED BY postings_by_doc "
-            "WHERE profile_id = ? ORDER BY doc_id",
+            "SELECT d.source, d.chars, p.hashes FROM documents d JOIN doc_profiles p "
+            "ON p.doc_id = d.id WHERE p.profile_id = ? ORDER BY d.id",
             (profile.id,),
         )
-        current, hashes = None, []
-        for doc_id, value in cursor:
-            if doc_id != current and current is not None:
-                yield (*docs[current], np.sort(np.array(hashes, np.int64).view(np.uint64)))
-                hashes = []
-            current = doc_id
-            hashes.append(value)
-        if current is not None:
-            yield (*docs[current], np.sort(np.array(hashes, np.int64).view(np.uint64)))
+        for source, chars, blob in cursor:
+            yield source, chars, _unblob(blob)
 
     def integrity(self) -> str:
         return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])

@@ -7,16 +7,18 @@ For each step:
 - add: documents/s of ``canon.add_sources`` over the step's new documents, as ``canon index
   add`` runs it (profiles raw and lemma, k = 4, ``--workers`` processes, batches of 500);
 - SQLite alone: the time spent in ``Index.write_batch`` during that add (the class attribute is
-  wrapped with a timer), as documents/s and posting rows/s;
+  wrapped with a timer), as documents/s and posting rows/s (the workers run meanwhile);
 - preparation alone: documents/s of ``canon.corpus.prepare_all`` over the same items, reading
   the JSON Lines files included, nothing written (a separate run just before the add): what
   canonicalization and hashing allow.  The slower of the two limits the add (target: the
   canonicalization, not SQLite).  The add overlaps both: workers prepare while the main
   process writes, so add time is about the larger of the two, not their sum;
-- the index: file and WAL size (``Index.stats()``), bytes per document and per posting row;
-- check latency: ``canon.check(draft, index)`` with an already-open index, once per draft after
-  one untimed pass over all drafts (warm), p50 and p95 over 50 drafts of ~3,000 characters:
-  half mix 2-3 passages of indexed documents with new text, half are new text only.  The
+- the index: size (``Index.stats()``: file and WAL, reopened after the add), bytes per document
+  and per posting row, and the WAL's size while the adding connection was still open;
+- check latency: ``canon.check(draft, index)`` with an already-open index, once per draft,
+  warm (every draft canonicalized once and two checks run, untimed), p50 and p95 over
+  ``--drafts`` (50) drafts of ~3,000 characters: half mix 2-3 passages of indexed documents
+  with new text, half are new text only.  The
   drafts are the same at every step (their passages come from the first step's documents), so
   the steps compare.  Targets: p50 < 50 ms at the largest step (the issue asks for 100,000
   documents), nearly flat from the first step to the last;
@@ -35,7 +37,7 @@ Run from the repository root::
 
     /work/venv/bin/python benchmarks/index.py                # 100,000 documents
     /work/venv/bin/python benchmarks/index.py --quick        # 2,000 documents, a smoke run
-    /work/venv/bin/python benchmarks/index.py --docs 20000 --workers 2
+    /work/venv/bin/python benchmarks/index.py --docs 20000 --workers 2 --drafts 20
     /work/venv/bin/python benchmarks/index.py --db /tmp/canon-index.db --keep
 """
 

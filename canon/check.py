@@ -21,15 +21,18 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from .canonical import canonicalize
-from .errors import IndexFileError, InputError, TextTooShort
+from .dedup import exact_jaccard
+from .errors import IndexFileError, InputError, ProfileError, TextTooShort
 from .index import Index, IndexedProfile
 from .profile import Profile
 from .shingle import window_hashes
+from .sketch import estimate_jaccard, signature
 
 __all__ = [
     "CheckResult",
     "Fragment",
     "ProfileCheck",
+    "SimilarDocument",
     "SourceMatch",
     "check",
     "profile_of",
@@ -55,6 +58,19 @@ class SourceMatch:
 
 
 @dataclass(frozen=True)
+class SimilarDocument:
+    """An indexed document near the whole draft: estimated (MinHash) and exact Jaccard."""
+
+    source: str
+    title: str | None
+    estimated: float
+    jaccard: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
 class Fragment:
     """Characters ``[start, end)`` of the draft that are found in the index."""
 
@@ -73,6 +89,7 @@ class ProfileCheck:
     sources: tuple[SourceMatch, ...]
     fragments: tuple[Fragment, ...]
     quoted_shingles: int = 0
+    similar: tuple[SimilarDocument, ...] | None = None
 
     @property
     def uniqueness(self) -> float:
@@ -90,6 +107,7 @@ class ProfileCheck:
             "quoted_shingles": self.quoted_shingles,
             "sources": [s.to_dict() for s in self.sources],
             "fragments": [[f.start, f.end] for f in self.fragments],
+            "similar": None if self.similar is None else [d.to_dict() for d in self.similar],
         }
 
 
@@ -180,6 +198,26 @@ def _fragments(
     return tuple(Fragment(s, e) for s, e in merged)
 
 
+def _similar(
+    index: Index,
+    indexed: IndexedProfile,
+    hashes: np.ndarray,
+    threshold: float,
+    exclude: _Excluder,
+) -> tuple[SimilarDocument, ...]:
+    """Near-duplicates of the whole draft: LSH candidates, verified by exact Jaccard."""
+    mine = signature(hashes, indexed.num_perm, indexed.seed)
+    candidates = index.similar(indexed, mine)
+    names = index.sources(doc for doc, _, _ in candidates)
+    found = []
+    for doc, theirs, their_hashes in candidates:
+        source, title = names[doc]
+        exact = exact_jaccard(hashes, their_hashes)
+        if exact >= threshold and not exclude(source):
+            found.append(SimilarDocument(source, title, estimate_jaccard(mine, theirs), exact))
+    return tuple(sorted(found, key=lambda d: (-d.jaccard, d.source)))
+
+
 def _check_profile(
     text: str,
     index: Index,
@@ -187,6 +225,7 @@ def _check_profile(
     exclude: _Excluder,
     skip_quotes: bool,
     top: int,
+    similar: float | None,
 ) -> ProfileCheck:
     profile = profile_of(indexed)
     canonical = canonicalize(text, profile)
@@ -226,6 +265,7 @@ def _check_profile(
     signed = hashes.view(np.int64)
     hit = keep & np.isin(signed, np.fromiter(borrowed, dtype=np.int64, count=len(borrowed)))
     fragments = _fragments(canonical.spans, np.flatnonzero(hit) * step, k)
+    near = None if similar is None else _similar(index, indexed, distinct, similar, exclude)
     return ProfileCheck(
         indexed.name,
         indexed.fingerprint,
@@ -236,6 +276,7 @@ def _check_profile(
         tuple(matches[:top]),
         fragments,
         quoted,
+        near,
     )
 
 
@@ -247,8 +288,13 @@ def check(
     exclude: Sequence[str] = (),
     skip_quotes: bool = False,
     top: int = 10,
+    similar: float | None = None,
 ) -> CheckResult:
-    """Check ``text`` against ``index`` under each of its profiles (or the ones named)."""
+    """Check ``text`` against ``index`` under each of its profiles (or the ones named).
+
+    With ``similar``, also list the indexed documents whose whole shingle set has Jaccard at
+    least ``similar`` with the draft's: LSH candidates, verified exactly.
+    """
     available = index.profiles()
     if not available:
         raise IndexFileError(f"{index.path}: the index is empty; add documents first")
@@ -264,5 +310,9 @@ def check(
             )
         chosen = [by_name[name] for name in profiles]
     excluder = _Excluder(exclude)
-    results = tuple(_check_profile(text, index, p, excluder, skip_quotes, top) for p in chosen)
+    if similar is not None and not 0 < similar <= 1:
+        raise ProfileError(f"--similar must be a Jaccard in (0, 1], got {similar}")
+    results = tuple(
+        _check_profile(text, index, p, excluder, skip_quotes, top, similar) for p in chosen
+    )
     return CheckResult(text, results)

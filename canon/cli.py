@@ -486,6 +486,13 @@ def index_stats(db: Path, as_json: bool) -> None:
     show_default=True,
     help="How many sources to list.",
 )
+@click.option(
+    "--similar",
+    type=float,
+    default=None,
+    metavar="JACCARD",
+    help="Also list indexed documents near the whole draft (Jaccard at least this).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @_source_options
 def check_command(
@@ -496,6 +503,7 @@ def check_command(
     skip_quotes: bool,
     min_uniqueness: float | None,
     top: int,
+    similar: float | None,
     as_json: bool,
     **opts: Any,
 ) -> None:
@@ -513,6 +521,7 @@ def check_command(
                 exclude=exclude,
                 skip_quotes=skip_quotes,
                 top=top,
+                similar=similar,
             )
             if as_json:
                 click.echo(

@@ -9,6 +9,8 @@ Layout (schema version 1; ``PRAGMA application_id`` marks a canon index):
   Jaccard in dedup, and to remove a document's postings by key).
 - ``postings``: the inverted table ``(profile, hash, document)``; hashes are the stable 64-bit
   shingle hashes stored as signed SQLite integers.
+- ``bands``: LSH band keys of each document's MinHash signature (kept in ``doc_profiles``),
+  so near-duplicates of a draft are found without a scan.
 
 Writes go in transactions, a batch of documents at a time, in WAL mode, so a check can read
 while an add is under way, and a crash loses at most the batch being written.
@@ -28,7 +30,9 @@ from pathlib import Path
 import numpy as np
 
 from .errors import CanonError, IndexFileError
+from .lsh import band_keys, optimal_bands
 from .profile import Profile
+from .sketch import Signature, signatures
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -48,7 +52,11 @@ CREATE TABLE profiles (
     fingerprint TEXT NOT NULL UNIQUE,
     settings TEXT NOT NULL,
     k INTEGER NOT NULL,
-    step INTEGER NOT NULL
+    step INTEGER NOT NULL,
+    num_perm INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    bands INTEGER NOT NULL,
+    rows INTEGER NOT NULL
 );
 CREATE TABLE documents (
     id INTEGER PRIMARY KEY,
@@ -66,6 +74,7 @@ CREATE TABLE doc_profiles (
     words INTEGER NOT NULL,
     shingles INTEGER NOT NULL,
     hashes BLOB NOT NULL,
+    signature BLOB NOT NULL,
     PRIMARY KEY (doc_id, profile_id)
 ) WITHOUT ROWID;
 CREATE TABLE postings (
@@ -74,7 +83,21 @@ CREATE TABLE postings (
     doc_id INTEGER NOT NULL,
     PRIMARY KEY (profile_id, hash, doc_id)
 ) WITHOUT ROWID;
+CREATE TABLE bands (
+    profile_id INTEGER NOT NULL,
+    band INTEGER NOT NULL,
+    key INTEGER NOT NULL,
+    doc_id INTEGER NOT NULL,
+    PRIMARY KEY (profile_id, band, key, doc_id)
+) WITHOUT ROWID;
 """
+
+# MinHash settings of every index: signatures of 128 values, and LSH bands chosen for Jaccard
+# 0.5, so that a query for any threshold from 0.5 up finds its near-duplicates among the
+# candidates with high probability (each is then verified exactly).
+NUM_PERM = 128
+SEED = 1
+LSH_THRESHOLD = 0.5
 
 
 @dataclass(frozen=True)
@@ -85,6 +108,10 @@ class IndexedProfile:
     k: int
     step: int
     settings: str
+    num_perm: int = NUM_PERM
+    seed: int = SEED
+    bands: int = 1
+    rows: int = NUM_PERM
 
 
 @dataclass(frozen=True)
@@ -128,6 +155,13 @@ def _now() -> str:
 
 def _signed(hashes: np.ndarray) -> list[int]:
     return hashes.astype(np.uint64).view(np.int64).tolist()
+
+
+def _sketch(docs: list[np.ndarray], profile: IndexedProfile) -> tuple[list[Signature], np.ndarray]:
+    """Signatures of a batch's documents and their LSH band keys, under the index's settings."""
+    sigs = signatures(docs, profile.num_perm, profile.seed)
+    keys = band_keys(np.stack([s.values for s in sigs]), profile.bands, profile.rows)
+    return sigs, keys
 
 
 def _blob(hashes: np.ndarray) -> bytes:
@@ -254,7 +288,8 @@ class Index:
 
     def profiles(self) -> list[IndexedProfile]:
         rows = self._db.execute(
-            "SELECT id, name, fingerprint, k, step, settings FROM profiles ORDER BY id"
+            "SELECT id, name, fingerprint, k, step, settings, num_perm, seed, bands, rows "
+            "FROM profiles ORDER BY id"
         ).fetchall()
         return [IndexedProfile(*row) for row in rows]
 
@@ -271,12 +306,23 @@ class Index:
             if missing or rules - {(k, step)}:
                 raise IndexFileError(self._mismatch(missing or profiles, k, step))
             return [known[p.fingerprint] for p in profiles]
+        bands, rows = optimal_bands(LSH_THRESHOLD, NUM_PERM)
         with self._write():
             for profile in profiles:
                 self._db.execute(
-                    "INSERT INTO profiles (name, fingerprint, settings, k, step) "
-                    "VALUES (?,?,?,?,?)",
-                    (profile.name, profile.fingerprint, json.dumps(profile.settings()), k, step),
+                    "INSERT INTO profiles (name, fingerprint, settings, k, step, num_perm, seed, "
+                    "bands, rows) VALUES (?,?,?,?,?,?,?,?,?)",
+                    (
+                        profile.name,
+                        profile.fingerprint,
+                        json.dumps(profile.settings()),
+                        k,
+                        step,
+                        NUM_PERM,
+                        SEED,
+                        bands,
+                        rows,
+                    ),
                 )
         return self.profiles()
 
@@ -299,10 +345,16 @@ class Index:
         The batch's postings are inserted sorted by key, so each B-tree page is visited once
         per batch instead of once per document.
         """
-        by_fingerprint = {p.fingerprint: p.id for p in profiles}
+        by_fingerprint = {p.fingerprint: p for p in profiles}
+        sketches = {
+            p.fingerprint: _sketch([doc.shingles[p.fingerprint][1] for doc in batch], p)
+            for p in profiles
+            if batch and p.fingerprint in batch[0].shingles
+        }
         postings: list[np.ndarray] = []
+        band_rows: list[tuple[int, int, int, int]] = []
         with self._write():
-            for doc in batch:
+            for position, doc in enumerate(batch):
                 self._delete_sources([doc.source])
                 cursor = self._db.execute(
                     "INSERT INTO documents (source, title, added, content_hash, method, chars, "
@@ -319,11 +371,23 @@ class Index:
                 )
                 doc_id = cursor.lastrowid
                 for fingerprint, (words, hashes) in doc.shingles.items():
-                    profile_id = by_fingerprint[fingerprint]
+                    profile_id = by_fingerprint[fingerprint].id
+                    signature, keys = sketches[fingerprint][0][position], sketches[fingerprint][1]
                     self._db.execute(
-                        "INSERT INTO doc_profiles VALUES (?,?,?,?,?)",
-                        (doc_id, profile_id, words, len(hashes), _blob(hashes)),
+                        "INSERT INTO doc_profiles VALUES (?,?,?,?,?,?)",
+                        (
+                            doc_id,
+                            profile_id,
+                            words,
+                            len(hashes),
+                            _blob(hashes),
+                            signature.to_bytes(),
+                        ),
                     )
+                    band_rows += [
+                        (profile_id, band, key, doc_id)
+                        for band, key in enumerate(_signed(keys[position]))
+                    ]
                     rows = np.empty((len(hashes), 3), dtype=np.int64)
                     rows[:, 0] = profile_id
                     rows[:, 1] = hashes.astype(np.uint64).view(np.int64)
@@ -333,6 +397,7 @@ class Index:
                 rows = np.concatenate(postings)
                 rows = rows[np.lexsort((rows[:, 2], rows[:, 1], rows[:, 0]))]
                 self._db.executemany("INSERT INTO postings VALUES (?,?,?)", rows.tolist())
+            self._db.executemany("INSERT INTO bands VALUES (?,?,?,?)", sorted(band_rows))
         return len(batch)
 
     def _delete_sources(self, sources: Iterable[str]) -> int:
@@ -342,12 +407,21 @@ class Index:
             row = found.fetchone()
             if row:
                 stored = self._db.execute(
-                    "SELECT profile_id, hashes FROM doc_profiles WHERE doc_id = ?", row
+                    "SELECT profile_id, hashes, signature FROM doc_profiles WHERE doc_id = ?", row
                 ).fetchall()
-                for profile_id, blob in stored:
+                profiles = {p.id: p for p in self.profiles()}
+                for profile_id, blob, signature in stored:
                     self._db.executemany(
                         "DELETE FROM postings WHERE profile_id = ? AND hash = ? AND doc_id = ?",
                         ((profile_id, h, row[0]) for h in _signed(_unblob(blob))),
+                    )
+                    profile = profiles[profile_id]
+                    values = Signature.from_bytes(signature).values
+                    keys = _signed(band_keys(values, profile.bands, profile.rows)[0])
+                    self._db.executemany(
+                        "DELETE FROM bands WHERE profile_id = ? AND band = ? AND key = ? "
+                        "AND doc_id = ?",
+                        ((profile_id, band, key, row[0]) for band, key in enumerate(keys)),
                     )
                 self._db.execute("DELETE FROM doc_profiles WHERE doc_id = ?", row)
                 self._db.execute("DELETE FROM documents WHERE id = ?", row)
@@ -431,6 +505,29 @@ class Index:
         )
         for source, chars, blob in cursor:
             yield source, chars, _unblob(blob)
+
+    def similar(
+        self, profile: IndexedProfile, signature: Signature
+    ) -> list[tuple[int, Signature, np.ndarray]]:
+        """Documents sharing an LSH band with ``signature``: ``(doc_id, signature, hashes)``."""
+        keys = _signed(band_keys(signature.values, profile.bands, profile.rows)[0])
+        found: set[int] = set()
+        for band, key in enumerate(keys):
+            found.update(
+                doc
+                for (doc,) in self._db.execute(
+                    "SELECT doc_id FROM bands WHERE profile_id = ? AND band = ? AND key = ?",
+                    (profile.id, band, key),
+                )
+            )
+        result = []
+        for doc in sorted(found):
+            blob, stored = self._db.execute(
+                "SELECT hashes, signature FROM doc_profiles WHERE doc_id = ? AND profile_id = ?",
+                (doc, profile.id),
+            ).fetchone()
+            result.append((doc, Signature.from_bytes(stored), _unblob(blob)))
+        return result
 
     def integrity(self) -> str:
         return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])

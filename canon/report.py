@@ -228,6 +228,20 @@ def print_check(result: CheckResult, doc: Document) -> None:
                 f"{match.shared:,}",
             )
         console.print(sources)
+    for p in result.profiles:
+        if p.similar is None:
+            continue
+        console.print(f"\n[bold]Near-duplicates of the whole draft ({p.profile})[/]")
+        if not p.similar:
+            console.print("[dim]none at this threshold[/]")
+            continue
+        near = RichTable(show_edge=False, pad_edge=False, header_style="bold")
+        for title in ("source", "estimated Jaccard", "exact Jaccard"):
+            near.add_column(title, justify="left" if title == "source" else "right")
+        for doc in p.similar:
+            title = f"  «{doc.title}»" if doc.title else ""
+            near.add_row(escape(doc.source + title), f"{doc.estimated:.1%}", f"{doc.jaccard:.1%}")
+        console.print(near)
     if console.is_terminal:
         text = Text()
         for start, end, level in _runs(_levels(result)):

@@ -287,3 +287,33 @@ def test_full_disk_keeps_committed_documents(tmp_path: Path) -> None:
     with Index(db, readonly=True) as index:
         assert index.integrity() == "ok"
         assert {d["source"] for d in index.documents()} == set(items[:5])
+
+
+def test_similar_finds_near_duplicates_of_the_whole_draft(corpus) -> None:
+    db, docs = corpus
+    source, text = sorted(docs.items())[4]
+    near_copy = text.replace(".", ",", 1)  # a single comma: the same words
+    with Index(db, readonly=True) as index:
+        result = canon.check(near_copy, index, similar=0.8)
+        with pytest.raises(canon.ProfileError, match="--similar must be"):
+            canon.check(near_copy, index, similar=1.5)
+    for profile in result.profiles:
+        assert profile.similar
+        best = profile.similar[0]
+        assert best.source == source and best.jaccard == 1.0 and best.estimated > 0.9
+        truth = {
+            s for s, t in docs.items()
+            if canon.compare(near_copy, t, k=4, profile=profile.profile).jaccard >= 0.8
+        }  # fmt: skip
+        assert {d.source for d in profile.similar} == truth
+
+
+def test_bands_follow_documents(tmp_path: Path) -> None:
+    docs = make_corpus(tmp_path / "docs", 6)
+    db = tmp_path / "b.db"
+    with Index(db, create=True) as index:
+        canon.add_sources(index, [str(tmp_path / "docs")], [canon.get_profile("raw")], k=3)
+        (profile,) = index.profiles()
+        index.remove([next(iter(docs))])
+        rows = index._db.execute("SELECT count(*) FROM bands").fetchone()[0]
+        assert rows == 5 * profile.bands

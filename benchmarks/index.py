@@ -513,6 +513,7 @@ def ms(seconds: float) -> str:
 def print_corpus(corpus: Corpus, drafts: Sequence[Draft], args: argparse.Namespace) -> None:
     docs = corpus.documents
     print("## Corpus\n")
+    print(f"- canon {canon.__version__} imported from {Path(canon.__file__).parent}")
     print(
         f"- generated (seed {args.seed}, Zipf s={args.zipf_s}, {args.lemmas:,} lemmas) in"
         f" {corpus.seconds:.1f} s: {docs:,} documents, {corpus.words:,} words"

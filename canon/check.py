@@ -231,12 +231,12 @@ def _check_profile(
     canonical = canonicalize(text, profile)
     k, step = indexed.k, indexed.step
     hashes = window_hashes(canonical.tokens, k, step)
-    keep = np.ones(len(hashes), dtype=bool)
+    keep = hashes % np.uint64(indexed.sample) == 0
     quoted = 0
     if skip_quotes and len(hashes):
         inside = _windows_in_quotes(canonical.spans, k, step, len(hashes), quoted_ranges(text))
-        quoted = len(set(hashes[inside].tolist()) - set(hashes[~inside].tolist()))
-        keep = ~inside
+        quoted = len(set(hashes[inside & keep].tolist()) - set(hashes[~inside & keep].tolist()))
+        keep &= ~inside
     distinct = np.unique(hashes[keep])
     if len(distinct) == 0:
         raise TextTooShort(len(canonical), k, "the draft")

@@ -344,6 +344,14 @@ def index_group() -> None:
     show_default=True,
     help="Documents per transaction.",
 )
+@click.option(
+    "--sample",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="M",
+    help="Keep only shingles whose hash is 0 modulo M: an M times smaller index, "
+    "approximate numbers (default 1: keep all).",
+)
 @_source_options
 @_profile_options
 def index_add(
@@ -354,6 +362,7 @@ def index_add(
     step: int | None,
     workers: int | None,
     batch: int,
+    sample: int | None,
     **opts: Any,
 ) -> None:
     """Add SOURCES to the index DB (created on first use).
@@ -370,6 +379,7 @@ def index_add(
         if built and not profile_names and not _overrides(opts):
             profiles = [_stored_profile(p) for p in built]
             k, step = k or built[0].k, step or built[0].step
+            sample = sample or built[0].sample
         else:
             profiles = _profiles(profile_names or ("raw", "lemma"), opts)
         report = add_sources(
@@ -382,6 +392,7 @@ def index_add(
             fetch_options=fetch_options,
             workers=workers or os.cpu_count() or 1,
             batch=batch,
+            sample=sample or 1,
         )
     _print_add_report(report)
     if report.failures:

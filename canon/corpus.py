@@ -23,7 +23,7 @@ from .dedup import Entry
 from .errors import CanonError, InputError
 from .extract import extract_html
 from .fetch import FetchOptions, is_url
-from .index import Index, Prepared
+from .index import Index, Prepared, keep_sampled
 from .profile import Profile
 from .shingle import shingle_hashes
 from .sources import Document, read_source
@@ -125,6 +125,7 @@ class _Job:
     whole_page: bool
     fetch_options: FetchOptions
     known: dict[str, str]
+    sample: int = 1
 
 
 def _document(item: Item, job: _Job) -> Document:
@@ -145,11 +146,17 @@ def _prepare(item: Item, job: _Job) -> Prepared | Failure | Skipped:
         shingles = {}
         for profile in job.profiles:
             tokens = canonicalize(doc.text, profile).tokens
-            hashes = shingle_hashes(tokens, job.k, job.step)
-            if len(hashes) == 0:
+            everything = shingle_hashes(tokens, job.k, job.step)
+            if len(everything) == 0:
                 raise InputError(
                     f"{item.source}: has {len(tokens)} canonical words under {profile.name}, "
                     f"fewer than k={job.k}"
+                )
+            hashes = keep_sampled(everything, job.sample)
+            if len(hashes) == 0:
+                raise InputError(
+                    f"{item.source}: none of its {len(everything)} shingles under "
+                    f"{profile.name} is kept by 1/{job.sample} sampling"
                 )
             shingles[profile.fingerprint] = (len(tokens), hashes)
         return Prepared(
@@ -182,12 +189,15 @@ def prepare_all(
     fetch_options: FetchOptions | None = None,
     known: dict[str, str] | None = None,
     workers: int = 1,
+    sample: int = 1,
 ) -> Iterator[Prepared | Failure | Skipped]:
     """Read and canonicalize ``items``, in ``workers`` processes, yielding results in order.
 
     ``known`` maps sources to the content hash already indexed: those are :class:`Skipped`.
     """
-    job = _Job(tuple(profiles), k, step, whole_page, fetch_options or FetchOptions(), known or {})
+    job = _Job(
+        tuple(profiles), k, step, whole_page, fetch_options or FetchOptions(), known or {}, sample
+    )
     if workers <= 1 or len(items) < 2 * workers:
         for item in items:
             yield _prepare(item, job)
@@ -242,6 +252,7 @@ def add_sources(
     fetch_options: FetchOptions | None = None,
     workers: int = 1,
     batch: int = 500,
+    sample: int = 1,
 ) -> AddReport:
     """Add every document the SOURCE arguments name, ``batch`` documents a transaction.
 
@@ -249,7 +260,7 @@ def add_sources(
     being written, and running the same command again finishes the rest.
     """
     start = time.perf_counter()
-    indexed = index.use_profiles(profiles, k, step)
+    indexed = index.use_profiles(profiles, k, step, sample)
     known = index.content_hashes()
     failures: list[Failure] = []
     unique: dict[str, Item] = {}
@@ -279,6 +290,7 @@ def add_sources(
         fetch_options=fetch_options,
         known=known,
         workers=workers,
+        sample=indexed[0].sample,
     )
     with progress or nullcontext():
         for done, result in enumerate(results, 1):

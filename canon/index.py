@@ -23,7 +23,7 @@ import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -56,7 +56,8 @@ CREATE TABLE profiles (
     num_perm INTEGER NOT NULL,
     seed INTEGER NOT NULL,
     bands INTEGER NOT NULL,
-    rows INTEGER NOT NULL
+    rows INTEGER NOT NULL,
+    sample INTEGER NOT NULL
 );
 CREATE TABLE documents (
     id INTEGER PRIMARY KEY,
@@ -112,6 +113,7 @@ class IndexedProfile:
     seed: int = SEED
     bands: int = 1
     rows: int = NUM_PERM
+    sample: int = 1  # only shingles whose hash is 0 modulo this are kept
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,21 @@ def _now() -> str:
 
 def _signed(hashes: np.ndarray) -> list[int]:
     return hashes.astype(np.uint64).view(np.int64).tolist()
+
+
+def keep_sampled(hashes: np.ndarray, sample: int) -> np.ndarray:
+    """The hashes that mod-``sample`` sampling keeps (all of them when ``sample`` is 1)."""
+    return hashes if sample == 1 else hashes[hashes % np.uint64(sample) == 0]
+
+
+def _sampled(doc: Prepared, profiles: dict[str, IndexedProfile]) -> Prepared:
+    if all(profiles[f].sample == 1 for f in doc.shingles):
+        return doc
+    kept = {
+        f: (words, keep_sampled(hashes, profiles[f].sample))
+        for f, (words, hashes) in doc.shingles.items()
+    }
+    return replace(doc, shingles=kept)
 
 
 def _sketch(docs: list[np.ndarray], profile: IndexedProfile) -> tuple[list[Signature], np.ndarray]:
@@ -288,30 +305,38 @@ class Index:
 
     def profiles(self) -> list[IndexedProfile]:
         rows = self._db.execute(
-            "SELECT id, name, fingerprint, k, step, settings, num_perm, seed, bands, rows "
-            "FROM profiles ORDER BY id"
+            "SELECT id, name, fingerprint, k, step, settings, num_perm, seed, bands, rows, "
+            "sample FROM profiles ORDER BY id"
         ).fetchall()
         return [IndexedProfile(*row) for row in rows]
 
-    def use_profiles(self, profiles: Sequence[Profile], k: int, step: int) -> list[IndexedProfile]:
-        """Register ``profiles`` in a new index, or check that an index was built with them."""
+    def use_profiles(
+        self, profiles: Sequence[Profile], k: int, step: int, sample: int = 1
+    ) -> list[IndexedProfile]:
+        """Register ``profiles`` in a new index, or check that an index was built with them.
+
+        ``sample`` > 1 keeps only the shingles whose hash is 0 modulo ``sample`` (Broder's
+        mod-m sampling): the inverted table shrinks that many times, at some cost in accuracy.
+        """
+        if type(sample) is not int or sample < 1:
+            raise IndexFileError(f"the sampling modulus must be a positive integer, got {sample}")
         known = {p.fingerprint: p for p in self.profiles()}
         if known:
             missing = [p for p in profiles if p.fingerprint not in known]
             rules = {
-                (known[p.fingerprint].k, known[p.fingerprint].step)
+                (known[p.fingerprint].k, known[p.fingerprint].step, known[p.fingerprint].sample)
                 for p in profiles
                 if p.fingerprint in known
             }
-            if missing or rules - {(k, step)}:
-                raise IndexFileError(self._mismatch(missing or profiles, k, step))
+            if missing or rules - {(k, step, sample)}:
+                raise IndexFileError(self._mismatch(missing or profiles, k, step, sample))
             return [known[p.fingerprint] for p in profiles]
         bands, rows = optimal_bands(LSH_THRESHOLD, NUM_PERM)
         with self._write():
             for profile in profiles:
                 self._db.execute(
                     "INSERT INTO profiles (name, fingerprint, settings, k, step, num_perm, seed, "
-                    "bands, rows) VALUES (?,?,?,?,?,?,?,?,?)",
+                    "bands, rows, sample) VALUES (?,?,?,?,?,?,?,?,?,?)",
                     (
                         profile.name,
                         profile.fingerprint,
@@ -322,13 +347,22 @@ class Index:
                         SEED,
                         bands,
                         rows,
+                        sample,
                     ),
                 )
         return self.profiles()
 
-    def _mismatch(self, asked: Sequence[Profile], k: int, step: int) -> str:
-        built = ", ".join(f"{p.name} ({p.fingerprint}, k={p.k})" for p in self.profiles())
-        wanted = ", ".join(f"{p.name} ({p.fingerprint}, k={k})" for p in asked) or f"k={k}"
+    def _mismatch(self, asked: Sequence[Profile], k: int, step: int, sample: int) -> str:
+        def rules(k: int, step: int, sample: int) -> str:
+            extra = (f", step={step}" if step != 1 else "") + (
+                f", sample 1/{sample}" if sample != 1 else ""
+            )
+            return f"k={k}{extra}"
+
+        built = ", ".join(
+            f"{p.name} ({p.fingerprint}, {rules(p.k, p.step, p.sample)})" for p in self.profiles()
+        )
+        wanted = ", ".join(f"{p.name} ({p.fingerprint}, {rules(k, step, sample)})" for p in asked)
         return (
             f"{self.path}: the index was built with {built}; this asks for {wanted}: "
             "use the index's rules or a new index"
@@ -346,6 +380,7 @@ class Index:
         per batch instead of once per document.
         """
         by_fingerprint = {p.fingerprint: p for p in profiles}
+        batch = [_sampled(doc, by_fingerprint) for doc in batch]
         sketches = {
             p.fingerprint: _sketch([doc.shingles[p.fingerprint][1] for doc in batch], p)
             for p in profiles

@@ -317,3 +317,26 @@ def test_bands_follow_documents(tmp_path: Path) -> None:
         index.remove([next(iter(docs))])
         rows = index._db.execute("SELECT count(*) FROM bands").fetchone()[0]
         assert rows == 5 * profile.bands
+
+
+def test_sampled_index_keeps_one_shingle_in_m(tmp_path: Path) -> None:
+    docs = make_corpus(tmp_path / "docs", 12, seed=3)
+    full, sampled = tmp_path / "full.db", tmp_path / "sampled.db"
+    profiles = [canon.get_profile("raw")]
+    with Index(full, create=True) as index:
+        canon.add_sources(index, [str(tmp_path / "docs")], profiles, k=3)
+        rows_full = index.stats().profiles[0][1]
+    with Index(sampled, create=True) as index:
+        canon.add_sources(index, [str(tmp_path / "docs")], profiles, k=3, sample=4)
+        (profile,) = index.profiles()
+        rows_sampled = index.stats().profiles[0][1]
+        hashes = index._db.execute("SELECT hash FROM postings").fetchall()
+        assert profile.sample == 4
+        assert all(h % 4 == 0 for (h,) in hashes)  # 4 divides 2**64: signed values keep it
+        assert 0.15 < rows_sampled / rows_full < 0.35
+        with pytest.raises(canon.IndexFileError, match=r"sample 1/4"):
+            canon.add_sources(index, [str(tmp_path / "docs")], profiles, k=3)
+        draft = next(iter(docs.values()))
+        result = canon.check(draft, index).profiles[0]
+    assert result.uniqueness == 0.0  # a copy of an indexed document
+    assert result.sources[0].jaccard == 1.0

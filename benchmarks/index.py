@@ -60,10 +60,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import count, pairwise
 from pathlib import Path
+from typing import Any
 
 from speed import _sentence, load_lexicon, sample_words, table, verdict
 
 import canon
+import canon.index
 from canon import Index, Profile, add_sources, get_profile
 from canon.corpus import Item, expand, prepare_all
 from canon.index import IndexedProfile, Prepared
@@ -313,15 +315,19 @@ def make_drafts(gen: Generator, kept: dict[int, str], n: int, seed: int) -> list
 
 
 class WriteClock:
-    """Accumulates the wall time and posting rows of ``Index.write_batch`` while active."""
+    """Accumulates the wall time and posting rows of ``Index.write_batch`` while active, and the
+    part of that time spent on MinHash sketches (``canon.index._sketch``, in canon versions that
+    keep signatures in the index): NumPy work in the main process, not SQLite."""
 
     def __init__(self) -> None:
         self.seconds = 0.0
+        self.sketch_seconds = 0.0
         self.rows = 0
 
     @contextmanager
     def active(self) -> Iterator[WriteClock]:
-        original = Index.write_batch
+        write_batch = Index.write_batch
+        sketch = getattr(canon.index, "_sketch", None)
 
         def timed_write_batch(
             index: Index, batch: Sequence[Prepared], profiles: Sequence[IndexedProfile]
@@ -329,15 +335,26 @@ class WriteClock:
             self.rows += sum(len(h) for doc in batch for _, h in doc.shingles.values())
             start = time.perf_counter()
             try:
-                return original(index, batch, profiles)
+                return write_batch(index, batch, profiles)
             finally:
                 self.seconds += time.perf_counter() - start
 
+        def timed_sketch(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return sketch(*args, **kwargs)  # type: ignore[misc]
+            finally:
+                self.sketch_seconds += time.perf_counter() - start
+
         Index.write_batch = timed_write_batch  # type: ignore[method-assign]
+        if sketch is not None:
+            canon.index._sketch = timed_sketch  # type: ignore[attr-defined]
         try:
             yield self
         finally:
-            Index.write_batch = original  # type: ignore[method-assign]
+            Index.write_batch = write_batch  # type: ignore[method-assign]
+            if sketch is not None:
+                canon.index._sketch = sketch  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -346,7 +363,8 @@ class AddStep:
     added: int
     failures: int
     add_seconds: float
-    write_seconds: float
+    write_seconds: float  # in Index.write_batch
+    sketch_seconds: float  # of which MinHash sketches
     rows: int
     prepare_seconds: float
     peak_rss: int  # bytes, the benchmark's main process so far
@@ -360,12 +378,20 @@ class AddStep:
         return self.added / self.prepare_seconds
 
     @property
+    def sqlite_seconds(self) -> float:
+        return self.write_seconds - self.sketch_seconds
+
+    @property
     def write_rate(self) -> float:
-        return self.added / self.write_seconds
+        """Documents/s of SQLite alone (``write_batch`` less its MinHash part)."""
+        return self.added / self.sqlite_seconds
 
     @property
     def limit(self) -> str:
-        return "canonicalization" if self.prepare_rate < self.write_rate else "SQLite"
+        """What bounds the add: the workers' preparation or the main process's writing."""
+        if self.prepare_rate < self.added / self.write_seconds:
+            return "canonicalization"
+        return "SQLite" if self.sqlite_seconds >= self.sketch_seconds else "MinHash"
 
 
 def time_prepare(files: Sequence[Path], profiles: Sequence[Profile], workers: int) -> float:
@@ -396,6 +422,7 @@ def add_step(
         len(report.failures),
         report.seconds,
         clock.seconds,
+        clock.sketch_seconds,
         clock.rows,
         prepare_seconds,
         peak_rss(),
@@ -538,7 +565,7 @@ def print_corpus(corpus: Corpus, drafts: Sequence[Draft], args: argparse.Namespa
 def print_progress(add: AddStep, size: IndexSize, check: CheckStep) -> None:
     print(
         f"step {add.docs:,}: added {add.added:,} in {add.add_seconds:.1f} s"
-        f" ({add.add_rate:,.0f} docs/s; SQLite {add.write_seconds:.1f} s, prepare alone"
+        f" ({add.add_rate:,.0f} docs/s; write_batch {add.write_seconds:.1f} s, prepare alone"
         f" {add.prepare_seconds:.1f} s), {mb(size.size)} MB,"
         f" check p50 {ms(check.quantile(0.5))} ms, p95 {ms(check.quantile(0.95))} ms",
         flush=True,
@@ -554,9 +581,10 @@ def add_rows(adds: Sequence[AddStep]) -> list[list[str]]:
             f"{a.add_rate:,.0f}",
             f"{a.prepare_seconds:.1f}",
             f"{a.prepare_rate:,.0f}",
-            f"{a.write_seconds:.1f}",
+            f"{a.sqlite_seconds:.1f}",
+            f"{a.sketch_seconds:.1f}",
             f"{a.write_rate:,.0f}",
-            f"{a.rows / a.write_seconds:,.0f}",
+            f"{a.rows / a.sqlite_seconds:,.0f}",
             a.limit,
             mb(a.peak_rss),
         ]
@@ -572,6 +600,7 @@ ADD_HEADER = [
     "prepare s",
     "prepare docs/s",
     "SQLite s",
+    "MinHash s",
     "SQLite docs/s",
     "SQLite rows/s",
     "limited by",
@@ -666,7 +695,9 @@ def print_report(
     print(table(ADD_HEADER, add_rows(adds)))
     print(
         "\nprepare = a separate `prepare_all` run over the same items (reading, canonicalization,"
-        "\nhashing; nothing written); SQLite = time in `Index.write_batch` during the add.\n"
+        "\nhashing; nothing written); SQLite = time in `Index.write_batch` during the add, less"
+        "\nMinHash = its time in `canon.index._sketch` (signatures, in the main process; 0 when"
+        "\nthis canon has none); limited by: the slower of preparation and `write_batch`.\n"
     )
     print("## Index size (after each step)\n")
     header = ["documents", "size MB", "bytes/doc", *(f"{p} postings" for p in PROFILES)]

@@ -86,3 +86,42 @@ def test_dedup_command_with_the_dask_engine(tmp_path: Path, examples: Path) -> N
         assert result.returncode == 1  # c.txt is too short: listed as a failure
         assert "c.txt" in result.stderr
     assert runs["dask"] == runs["local"] and len(runs["local"]) == 1
+
+
+def test_a_worker_killed_mid_job_changes_nothing(tmp_path: Path) -> None:
+    """SIGKILL one worker process while it holds tasks: Dask reruns them elsewhere."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from test_index import make_corpus
+
+    from canon.corpus import read_entries
+
+    docs = make_corpus(tmp_path / "docs", 400, seed=5)
+    items = [Item(path) for path in sorted(docs)]
+    ready = read_entries(items, profile=canon.get_profile("lemma"), k=4)
+    local = dedup([x for x in ready if isinstance(x, Entry)], 0.3)
+    killed: list[int] = []
+    with connect(None, workers=2) as own_client:
+        pids = own_client.run(os.getpid)
+
+        def kill_a_busy_worker() -> None:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                busy = [w for w, tasks in own_client.processing().items() if tasks]
+                if busy:
+                    os.kill(pids[busy[0]], signal.SIGKILL)
+                    killed.append(pids[busy[0]])
+                    return
+                time.sleep(0.01)
+
+        killer = threading.Thread(target=kill_a_busy_worker)
+        killer.start()
+        result, failures = dedup_dask(items, 0.3, client=own_client, profile="lemma", k=4,
+                                      partitions=8)  # fmt: skip
+        killer.join()
+    assert killed, "no worker was busy long enough to be killed"
+    assert failures == []
+    assert result.clusters == local.clusters and len(local.clusters) > 10

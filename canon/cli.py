@@ -138,6 +138,27 @@ def _source_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return _stack(options, func)
 
 
+def _stage_status() -> Callable[[str], None]:
+    """Shows the running stage on a terminal (stderr); does nothing when stderr is piped."""
+    if not sys.stderr.isatty():
+        return lambda stage: None
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    started = [0.0]
+
+    def show(stage: str) -> None:
+        import time
+
+        if started[0]:
+            console.print(f"[dim]  done in {time.perf_counter() - started[0]:.1f} s[/]")
+        started[0] = time.perf_counter() if stage else 0.0
+        if stage:
+            console.print(f"[bold]{stage}[/] …")
+
+    return show
+
+
 def _fetch_options(opts: dict[str, Any]) -> tuple[FetchOptions, bool]:
     """The source options (removed from ``opts``): how to fetch, and whether whole pages."""
     timeout = opts.pop("timeout")
@@ -673,6 +694,7 @@ def dedup_command(
         "fetch_options": fetch_options,
     }
     processes = workers or os.cpu_count() or 1
+    status = _stage_status()
     if engine == "dask":
         from .dask_engine import connect, dedup_dask
 
@@ -689,10 +711,12 @@ def dedup_command(
     else:
         from .corpus import read_entries
 
+        status("reading and shingling")
         ready = read_entries(inputs, workers=processes, **settings)
         failed = [x for x in ready if isinstance(x, Failure)]
         entries = [x for x in ready if isinstance(x, Entry)]
-        result = dedup(entries, threshold, num_perm=num_perm, seed=seed)
+        result = dedup(entries, threshold, num_perm=num_perm, seed=seed, on_stage=status)
+    status("")
     failures += failed
     lines = [json.dumps(c.to_dict(), ensure_ascii=False) for c in result.clusters]
     if out is None:

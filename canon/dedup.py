@@ -8,7 +8,7 @@ connected components of the verified pairs (union-find).  This is the local engi
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -163,24 +163,32 @@ def dedup(
     *,
     num_perm: int = 128,
     seed: int = 1,
+    on_stage: Callable[[str], None] = lambda stage: None,
 ) -> DedupResult:
-    """Clusters of documents whose shingle sets have Jaccard >= ``threshold``."""
+    """Clusters of documents whose shingle sets have Jaccard >= ``threshold``.
+
+    ``on_stage`` is called with each stage's name as it starts (for a progress display).
+    """
     if not 0 < threshold <= 1:
         raise ProfileError(f"the threshold must be in (0, 1], got {threshold}")
     seconds: dict[str, float] = {}
     start = time.perf_counter()
+    on_stage("signatures")
     bands, rows = optimal_bands(threshold, num_perm)
     sigs = signatures([e.hashes for e in entries], num_perm, seed) if entries else []
     seconds["signatures"] = time.perf_counter() - start
     start = time.perf_counter()
+    on_stage("candidates")
     values = np.stack([s.values for s in sigs]) if sigs else np.empty((0, num_perm), np.uint64)
     candidates = _candidates(band_keys(values, bands, rows)) if len(entries) > 1 else set()
     seconds["candidates"] = time.perf_counter() - start
     start = time.perf_counter()
+    on_stage("verification")
     hashes = {i: e.hashes for i, e in enumerate(entries)}
     verified = verify(sorted(candidates), hashes, threshold)
     seconds["verification"] = time.perf_counter() - start
     start = time.perf_counter()
+    on_stage("components")
     found = clusters([(e.source, e.chars) for e in entries], verified)
     seconds["components"] = time.perf_counter() - start
     return DedupResult(

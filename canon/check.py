@@ -226,6 +226,7 @@ def _check_profile(
     skip_quotes: bool,
     top: int,
     similar: float | None,
+    common: int | None,
 ) -> ProfileCheck:
     profile = profile_of(indexed)
     canonical = canonicalize(text, profile)
@@ -240,13 +241,20 @@ def _check_profile(
     distinct = np.unique(hashes[keep])
     if len(distinct) == 0:
         raise TextTooShort(len(canonical), k, "the draft")
-    rows = index.postings(indexed, distinct)
-    names = index.sources({doc for _, doc in rows})
-    allowed = {doc for doc, (source, _) in names.items() if not exclude(source)}
-    rows = [(h, doc) for h, doc in rows if doc in allowed]
-    borrowed = {h for h, _ in rows}
+    rows, frequent = index.postings(indexed, distinct, common)
+    names: dict[int, tuple[str, str | None]] = {}
+    if exclude.patterns:
+        names = index.sources({doc for _, doc in rows})
+        allowed = {doc for doc, (source, _) in names.items() if not exclude(source)}
+        rows = [(h, doc) for h, doc in rows if doc in allowed]
+    borrowed = {h for h, _ in rows} | frequent
     shared = Counter(doc for _, doc in rows)
-    sizes = index.shingle_counts(indexed, shared)
+    # Details (title, size for Jaccard) only for the sources that can make the top list.
+    counts = sorted(shared.values(), reverse=True)
+    cutoff = counts[top - 1] if len(counts) >= top else 1
+    detailed = [doc for doc, count in shared.items() if count >= cutoff]
+    names.update(index.sources(doc for doc in detailed if doc not in names))
+    sizes = index.shingle_counts(indexed, detailed)
     n = len(distinct)
     matches = sorted(
         (
@@ -259,11 +267,13 @@ def _check_profile(
                 sizes[doc],
             )
             for doc, count in shared.items()
+            if doc in sizes
         ),
         key=lambda m: (-m.shared, -m.jaccard, m.source),
     )
     signed = hashes.view(np.int64)
-    hit = keep & np.isin(signed, np.fromiter(borrowed, dtype=np.int64, count=len(borrowed)))
+    found = np.fromiter(borrowed, dtype=np.int64, count=len(borrowed))
+    hit = keep & np.isin(signed, found)
     fragments = _fragments(canonical.spans, np.flatnonzero(hit) * step, k)
     near = None if similar is None else _similar(index, indexed, distinct, similar, exclude)
     return ProfileCheck(
@@ -289,11 +299,16 @@ def check(
     skip_quotes: bool = False,
     top: int = 10,
     similar: float | None = None,
+    common: int | None = 1000,
 ) -> CheckResult:
     """Check ``text`` against ``index`` under each of its profiles (or the ones named).
 
     With ``similar``, also list the indexed documents whose whole shingle set has Jaccard at
     least ``similar`` with the draft's: LSH candidates, verified exactly.
+
+    A shingle held by more than ``common`` indexed documents is a set phrase: it counts as
+    borrowed, but is credited to no source (it identifies none), which keeps a check fast
+    however large the index.  ``common=None`` credits every shingle.
     """
     available = index.profiles()
     if not available:
@@ -313,6 +328,6 @@ def check(
     if similar is not None and not 0 < similar <= 1:
         raise ProfileError(f"--similar must be a Jaccard in (0, 1], got {similar}")
     results = tuple(
-        _check_profile(text, index, p, excluder, skip_quotes, top, similar) for p in chosen
+        _check_profile(text, index, p, excluder, skip_quotes, top, similar, common) for p in chosen
     )
     return CheckResult(text, results)

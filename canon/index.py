@@ -501,12 +501,30 @@ class Index:
 
     # ------------------------------------------------------------------ lookups
 
-    def postings(self, profile: IndexedProfile, hashes: np.ndarray) -> list[tuple[int, int]]:
-        """``(hash, doc_id)`` for every indexed document holding one of ``hashes``."""
+    def postings(
+        self, profile: IndexedProfile, hashes: np.ndarray, common: int | None = None
+    ) -> tuple[list[tuple[int, int]], set[int]]:
+        """``(hash, doc_id)`` for every indexed document holding one of ``hashes``.
+
+        With ``common``, a hash held by more than ``common`` documents (a set phrase) is
+        returned apart, in the second value, instead of as that many rows: the cost of a
+        lookup then stays bounded however large the index grows.
+        """
         self._db.execute("CREATE TEMP TABLE IF NOT EXISTS probe (hash INTEGER PRIMARY KEY)")
         self._db.execute("DELETE FROM probe")
         probe = ((h,) for h in _signed(hashes))
         self._db.executemany("INSERT OR IGNORE INTO probe VALUES (?)", probe)
+        frequent: set[int] = set()
+        if common is not None:
+            frequent = {
+                h
+                for (h,) in self._db.execute(
+                    "SELECT hash FROM probe WHERE (SELECT count(*) FROM (SELECT 1 FROM postings p "
+                    "WHERE p.profile_id = ? AND p.hash = probe.hash LIMIT ?)) > ?",
+                    (profile.id, common + 1, common),
+                )
+            }
+            self._db.executemany("DELETE FROM probe WHERE hash = ?", ((h,) for h in frequent))
         rows = self._db.execute(
             # CROSS JOIN keeps the probe outside: one key lookup per draft shingle, never a
             # scan of the inverted table.
@@ -514,7 +532,7 @@ class Index:
             "ON p.profile_id = ? AND p.hash = probe.hash",
             (profile.id,),
         ).fetchall()
-        return rows
+        return rows, frequent
 
     def shingle_counts(self, profile: IndexedProfile, doc_ids: Iterable[int]) -> dict[int, int]:
         ids = list(doc_ids)

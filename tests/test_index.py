@@ -340,3 +340,16 @@ def test_sampled_index_keeps_one_shingle_in_m(tmp_path: Path) -> None:
         result = canon.check(draft, index).profiles[0]
     assert result.uniqueness == 0.0  # a copy of an indexed document
     assert result.sources[0].jaccard == 1.0
+
+
+def test_set_phrases_count_as_borrowed_but_credit_no_source(corpus) -> None:
+    db, docs = corpus
+    draft = " ".join(sorted(docs.values())[:2])
+    with Index(db, readonly=True) as index:
+        exact = canon.check(draft, index, common=None, top=1000).profiles[0]
+        capped = canon.check(draft, index, common=2, top=1000).profiles[0]
+    assert capped.uniqueness == exact.uniqueness  # every borrowed shingle still counts
+    assert capped.fragments == exact.fragments
+    credited = {m.source: m.shared for m in capped.sources}
+    assert sum(credited.values()) < sum(m.shared for m in exact.sources)
+    assert all(credited.get(m.source, 0) <= m.shared for m in exact.sources)

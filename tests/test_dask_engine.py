@@ -125,3 +125,16 @@ def test_a_worker_killed_mid_job_changes_nothing(tmp_path: Path) -> None:
     assert killed, "no worker was busy long enough to be killed"
     assert failures == []
     assert result.clusters == local.clusters and len(local.clusters) > 10
+
+
+def test_without_dask_the_error_says_how_to_install(tmp_path: Path) -> None:
+    """Simulated: the modules are hidden from this one process (Dask is installed for tests)."""
+    (tmp_path / "a.txt").write_text("раз два три четыре пять шесть", "utf-8")
+    code = (
+        "import sys; sys.modules['distributed'] = None; sys.modules['dask.bag'] = None; "
+        "from canon.cli import main; main(['dedup', '--engine', 'dask', sys.argv[1]])"
+    )
+    result = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                            text=True, timeout=60)  # fmt: skip
+    assert result.returncode == 2
+    assert "pip install 'canon[dask]'" in result.stderr and "Traceback" not in result.stderr

@@ -62,7 +62,7 @@ def drafts(docs: Sequence[str], count: int, seed: int) -> list[str]:
     for n in range(count):
         donor = _SENTENCES.split(docs[rng.randrange(len(docs))])
         borrowed = " ".join(rng.sample(donor, min(len(donor), rng.randint(1, 8))))
-        own = " ".join(fresh[n * 250 : n * 250 + rng.randint(50, 400)])
+        own = " ".join(fresh[n * 250 : n * 250 + rng.randint(150, 400)])
         result.append((own + " " + borrowed)[:3000])
     return result
 
@@ -83,14 +83,22 @@ def build(folder: Path, docs: Sequence[str], sample: int) -> Path:
 
 
 def measure(db: Path, texts: Sequence[str]) -> tuple[list, int, int]:
+    """One result a draft (None where sampling left the draft no shingle to check)."""
+    results = []
     with Index(db, readonly=True) as index:
-        results = [canon.check(t, index, top=5).profiles[0] for t in texts]
+        for text in texts:
+            try:
+                results.append(canon.check(text, index, top=5).profiles[0])
+            except canon.InputError:
+                results.append(None)
         stats = index.stats()
     return results, stats.file_size, stats.profiles[0][1]
 
 
 def compare(base: list, other: list) -> list[str]:
-    uniqueness = [abs(a.uniqueness - b.uniqueness) * 100 for a, b in zip(base, other)]
+    pairs = [(a, b) for a, b in zip(base, other) if a is not None and b is not None]
+    base, other = [a for a, _ in pairs], [b for _, b in pairs]
+    uniqueness = [abs(a.uniqueness - b.uniqueness) * 100 for a, b in pairs]
     jaccard, containment, same_top = [], [], []
     for a, b in zip(base, other):
         theirs = {m.source: m for m in b.sources}

@@ -239,8 +239,15 @@ def _check_profile(
         quoted = len(set(hashes[inside & keep].tolist()) - set(hashes[~inside & keep].tolist()))
         keep &= ~inside
     distinct = np.unique(hashes[keep])
-    if len(distinct) == 0:
+    if len(hashes) == 0:
         raise TextTooShort(len(canonical), k, "the draft")
+    if len(distinct) == 0:
+        reason = (
+            f"none of its {len(hashes)} shingles is kept by the index's 1/{indexed.sample} sampling"
+            if indexed.sample > 1
+            else "all its shingles are inside quotations"
+        )
+        raise InputError(f"the draft cannot be checked under {indexed.name}: {reason}")
     rows, frequent = index.postings(indexed, distinct, common)
     names: dict[int, tuple[str, str | None]] = {}
     if exclude.patterns:

@@ -9,6 +9,7 @@ pass and one dictionary lookup a word.  Spans are worked out only when asked for
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
@@ -20,9 +21,17 @@ from .profile import Profile, get_profile
 from .stopwords import NEGATION_LIST, list_words, read_synonyms
 from .tokenize import Fold, fold_confusables, has_mixed_words, word_spans, words
 
-__all__ = ["Canonical", "canonicalize"]
+__all__ = ["Canonical", "Fragment", "canonicalize"]
 
 _TABLE_LIMIT = 1_000_000  # distinct surface forms remembered per profile
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """Characters ``[start, end)`` of a text: a run of shingles found elsewhere."""
+
+    start: int
+    end: int
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,19 @@ class Canonical:
     @property
     def fingerprint(self) -> str:
         return self.profile.fingerprint
+
+    def fragments(self, starts: Iterable[int], k: int) -> tuple[Fragment, ...]:
+        """Merged character ranges of the k-word windows starting at token ``starts``
+        (ascending), mapped to the original text through the spans."""
+        spans = self.spans
+        merged: list[list[int]] = []
+        for first in starts:
+            start, end = spans[first][0], spans[first + k - 1][1]
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        return tuple(Fragment(s, e) for s, e in merged)
 
     def __len__(self) -> int:
         return len(self.tokens)

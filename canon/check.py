@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from .canonical import canonicalize
+from .canonical import Fragment, canonicalize
 from .dedup import exact_jaccard
 from .errors import IndexFileError, InputError, ProfileError, TextTooShort
 from .index import Index, IndexedProfile
@@ -68,14 +68,6 @@ class SimilarDocument:
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
-
-
-@dataclass(frozen=True)
-class Fragment:
-    """Characters ``[start, end)`` of the draft that are found in the index."""
-
-    start: int
-    end: int
 
 
 @dataclass(frozen=True)
@@ -185,19 +177,6 @@ def _windows_in_quotes(
     return np.array([inside[i * step : i * step + k].any() for i in range(count)], dtype=bool)
 
 
-def _fragments(
-    spans: Sequence[tuple[int, int]], starts: np.ndarray, k: int
-) -> tuple[Fragment, ...]:
-    merged: list[list[int]] = []
-    for first in starts.tolist():
-        start, end = spans[first][0], spans[first + k - 1][1]
-        if merged and start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
-    return tuple(Fragment(s, e) for s, e in merged)
-
-
 def _similar(
     index: Index,
     indexed: IndexedProfile,
@@ -281,7 +260,7 @@ def _check_profile(
     signed = hashes.view(np.int64)
     found = np.fromiter(borrowed, dtype=np.int64, count=len(borrowed))
     hit = keep & np.isin(signed, found)
-    fragments = _fragments(canonical.spans, np.flatnonzero(hit) * step, k)
+    fragments = canonical.fragments(np.flatnonzero(hit) * step, k)
     near = None if similar is None else _similar(index, indexed, distinct, similar, exclude)
     return ProfileCheck(
         indexed.name,

@@ -242,6 +242,18 @@ def _profiles(names: Sequence[str], opts: dict[str, Any]) -> list[Profile]:
     help="Words between the starts of two shingles.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write a self-contained HTML report here.",
+)
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also draw Jaccard and containment against k = 1..10 into this PNG.",
+)
 @_source_options
 @_profile_options
 def compare(
@@ -251,6 +263,8 @@ def compare(
     profile_names: tuple[str, ...],
     step: int,
     as_json: bool,
+    html_path: Path | None,
+    plot_path: Path | None,
     **opts: Any,
 ) -> None:
     """Compare texts A and B: shared shingles under each profile, side by side.
@@ -271,6 +285,8 @@ def compare(
     cells = list(table.cells.values())
     if not any(isinstance(c, Comparison) for c in cells):
         raise CanonError(cells[0].message)  # type: ignore[union-attr]
+    if html_path or plot_path:
+        _write_reports(docs, profiles, table, html_path, plot_path)
     if as_json:
         data = {"first": docs[0].to_dict(), "second": docs[1].to_dict(), **table.to_dict()}
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
@@ -278,6 +294,21 @@ def compare(
         from . import report  # rich is loaded only to print
 
         report.print_table(table, docs)
+
+
+def _write_reports(
+    docs: Sequence[Document],
+    profiles: Sequence[Profile],
+    table: Any,
+    html_path: Path | None,
+    plot_path: Path | None,
+) -> None:
+    from .report.html import compare_html, write_html
+    from .report.plot import plot_png, similarity_curves
+
+    png = plot_png(similarity_curves(docs[0].text, docs[1].text, profiles), plot_path)
+    if html_path:
+        write_html(html_path, compare_html(table, docs, png))
 
 
 @cli.command()
@@ -526,6 +557,12 @@ def index_stats(db: Path, as_json: bool) -> None:
     help="Also list indexed documents near the whole draft (Jaccard at least this).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write a self-contained HTML report here (NAME-2.html... for more drafts).",
+)
 @_source_options
 def check_command(
     drafts: tuple[str, ...],
@@ -537,6 +574,7 @@ def check_command(
     top: int,
     similar: float | None,
     as_json: bool,
+    html_path: Path | None,
     **opts: Any,
 ) -> None:
     """How much of each DRAFT already exists in the index: uniqueness, sources, fragments."""
@@ -545,7 +583,7 @@ def check_command(
     docs = _read(drafts, opts)
     below = False
     with Index(db, readonly=True) as index:
-        for doc in docs:
+        for number, doc in enumerate(docs, 1):
             result = check(
                 doc.text,
                 index,
@@ -563,6 +601,13 @@ def check_command(
                 from . import report
 
                 report.print_check(result, doc)
+            if html_path:
+                from .report.html import check_html, write_html
+
+                target = (
+                    html_path if number == 1 else html_path.with_stem(f"{html_path.stem}-{number}")
+                )
+                write_html(target, check_html(result, doc))
             lowest = min(p.uniqueness for p in result.profiles) * 100
             below = below or (min_uniqueness is not None and lowest < min_uniqueness)
     if below:

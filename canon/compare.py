@@ -11,13 +11,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .canonical import Canonical, canonicalize
+from .canonical import Canonical, Fragment, canonicalize
 from .errors import ProfileError, TextTooShort
 from .profile import Profile, get_profile
-from .shingle import shingles
+from .shingle import shingles, window_count
 from .tokenize import Fold
 
-__all__ = ["Comparison", "Table", "TooShort", "compare", "compare_sets", "compare_table"]
+__all__ = [
+    "Comparison",
+    "Table",
+    "TooShort",
+    "compare",
+    "compare_sets",
+    "compare_table",
+    "shared_fragments",
+]
 
 
 def _folds(folds: tuple[Fold, ...]) -> list[dict[str, Any]]:
@@ -70,6 +78,21 @@ class TooShort:
             "second_words": self.second_words,
             "message": self.message,
         }
+
+
+def shared_fragments(
+    first: Canonical, second: Canonical, k: int, step: int = 1
+) -> tuple[tuple[Fragment, ...], tuple[Fragment, ...]]:
+    """Where each text holds the shingles the two share, as character ranges of each text."""
+    windows = [
+        [tuple(c.tokens[i : i + k]) for i in range(0, window_count(len(c), k, step) * step, step)]
+        for c in (first, second)
+    ]
+    common = set(windows[0]) & set(windows[1])
+    return tuple(
+        c.fragments([n * step for n, w in enumerate(ws) if w in common], k)
+        for c, ws in zip((first, second), windows)
+    )  # type: ignore[return-value]
 
 
 def compare_sets(first: set[Any], second: set[Any]) -> tuple[int, float, float, float, float]:

@@ -9,12 +9,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from .canonical import Canonical
-from .check import CheckResult
-from .compare import Comparison, Table
-from .profile import Profile
-from .sources import Document
-from .tokenize import Fold
+from ..canonical import Canonical
+from ..check import CheckResult
+from ..compare import Comparison, Table
+from ..profile import Profile
+from ..sources import Document
+from ..tokenize import Fold
 
 __all__ = [
     "describe",

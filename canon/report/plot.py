@@ -1,0 +1,61 @@
+"""Similarity against k, raw vs lemmatized: one PNG a person reads at a glance (matplotlib, Agg)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from pathlib import Path
+
+from ..compare import Comparison, Table, compare_table
+from ..errors import InputError
+from ..profile import Profile
+
+__all__ = ["PLOT_SIZE", "plot_png", "similarity_curves"]
+
+PLOT_SIZE = (800, 500)  # pixels
+_KS = tuple(range(1, 11))
+
+
+def similarity_curves(
+    first: str, second: str, profiles: Iterable[str | Profile] = ("raw", "lemma")
+) -> Table:
+    """The comparison table for k = 1 to 10: the data behind the plot."""
+    return compare_table(first, second, ks=_KS, profiles=profiles)
+
+
+def plot_png(table: Table, path: Path | None = None) -> bytes:
+    """Jaccard (solid) and containment of A in B (dashed) against k for each profile."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    dpi = 100
+    figure, axes = plt.subplots(figsize=(PLOT_SIZE[0] / dpi, PLOT_SIZE[1] / dpi), dpi=dpi)
+    for profile in table.profiles:
+        cells = [(k, table.cell(profile.name, k)) for k in table.ks]
+        points = [(k, c) for k, c in cells if isinstance(c, Comparison)]
+        if not points:
+            continue
+        ks = [k for k, _ in points]
+        (line,) = axes.plot(ks, [c.jaccard * 100 for _, c in points], marker="o",
+                            label=f"{profile.name}: Jaccard")  # fmt: skip
+        axes.plot(ks, [c.containment_first * 100 for _, c in points], linestyle="--",
+                  color=line.get_color(), label=f"{profile.name}: A in B")  # fmt: skip
+    axes.set_xlabel("shingle size k, words")
+    axes.set_ylabel("similarity, %")
+    axes.set_xticks(list(table.ks))
+    axes.set_ylim(0, 100)
+    axes.grid(alpha=0.3)
+    axes.legend()
+    axes.set_title("How similarity falls with k, raw vs lemmatized")
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=dpi)
+    plt.close(figure)
+    data = buffer.getvalue()
+    if path is not None:
+        try:
+            Path(path).write_bytes(data)
+        except OSError as exc:
+            raise InputError(f"{path}: cannot write the plot ({exc.strerror or exc})") from exc
+    return data

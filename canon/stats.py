@@ -81,10 +81,10 @@ ACADEMIC_TOP = 5
 ZIPF_MIN_LEMMAS = 30
 """The fewest distinct content lemmas a Zipf fit is made on."""
 
-ZIPF_MIN_REPEATED = 3
+ZIPF_MIN_REPEATED = 5
 """The fewest content lemmas occurring at least twice a Zipf fit is made on."""
 
-ZIPF_SLOPE_RANGE: tuple[float, float] = (-1.3, -0.4)
+ZIPF_SLOPE_RANGE: tuple[float, float] = (-1.5, -0.15)
 """Slopes of log(frequency) against log(rank) taken as natural; see :func:`zipf_fit`."""
 
 

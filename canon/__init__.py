@@ -6,6 +6,7 @@ from .compare import Comparison, Table, TooShort, compare, compare_sets, compare
 from .corpus import AddReport, add_sources
 from .errors import (
     CanonError,
+    EmptyText,
     FetchError,
     IndexFileError,
     InputError,
@@ -18,6 +19,8 @@ from .index import Index
 from .profile import BUILTIN_PROFILES, Profile, get_profile
 from .shingle import shingle_hashes, shingles, token_hashes
 from .sources import Document, read_source
+from .stats import TextStats
+from .stats import text_stats as stats
 from .tokenize import Fold
 
 __version__ = "0.1.0"
@@ -30,6 +33,7 @@ __all__ = [
     "CheckResult",
     "Comparison",
     "Document",
+    "EmptyText",
     "FetchError",
     "FetchOptions",
     "Fold",
@@ -40,6 +44,7 @@ __all__ = [
     "Profile",
     "ProfileError",
     "Table",
+    "TextStats",
     "TextTooShort",
     "TooShort",
     "__version__",
@@ -53,5 +58,6 @@ __all__ = [
     "read_source",
     "shingle_hashes",
     "shingles",
+    "stats",
     "token_hashes",
 ]

@@ -354,6 +354,33 @@ def profiles(as_json: bool) -> None:
         report.print_profiles(list(BUILTIN_PROFILES.values()))
 
 
+@cli.command("stats")
+@click.argument("source", metavar="FILE")
+@click.option(
+    "--top",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="How many keywords to list.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@_source_options
+def stats_command(source: str, top: int, as_json: bool, **opts: Any) -> None:
+    """Text statistics of FILE (or URL): length, water, nausea, keywords, Zipf check."""
+    from .stats import text_stats
+
+    (doc,) = _read([source], opts)
+    result = text_stats(doc.text, top=top)
+    if as_json:
+        click.echo(
+            json.dumps({"source": doc.to_dict(), **result.to_dict()}, ensure_ascii=False, indent=2)
+        )
+        return
+    from . import report
+
+    report.print_stats(result, doc)
+
+
 # --------------------------------------------------------------------------- index and check
 
 EXIT_BELOW_BAR = 1

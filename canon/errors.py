@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "CanonError",
+    "EmptyText",
     "FetchError",
     "IndexFileError",
     "InputError",
@@ -47,4 +48,14 @@ class TextTooShort(CanonError, ValueError):
         super().__init__(
             f"{label} has {words} canonical word{'s' if words != 1 else ''}, fewer than k={k}: "
             "use a smaller k or a longer text (two empty shingle sets are not 100% similar)"
+        )
+
+
+class EmptyText(TextTooShort):
+    """A text without a single word: there is nothing to count."""
+
+    def __init__(self, label: str = "text") -> None:
+        super().__init__(0, 1, label)
+        self.args = (
+            f"{label} has no words (runs of letters or digits): give a text with at least one word",
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import click
 from rich.console import Console
@@ -258,3 +259,41 @@ def print_check(result: CheckResult, doc: Document) -> None:
         "[dim]uniqueness = share of the draft's distinct shingles found in no indexed "
         "source; share of draft = shared / draft shingles.[/]"
     )
+
+
+def print_stats(stats: Any, doc: Document) -> None:
+    """Text statistics: a two-column table, then the keywords."""
+    console = _console()
+    console.print(_document_lines("Text", doc))
+    grid = RichTable(show_header=False, show_edge=False, pad_edge=False)
+    grid.add_column(style="bold")
+    grid.add_column(justify="right")
+    zipf = stats.zipf
+    rows = [
+        ("characters", f"{stats.characters:,}"),
+        ("characters without spaces", f"{stats.characters_no_spaces:,}"),
+        ("words", f"{stats.words:,}"),
+        ("unique lemmas", f"{stats.unique_lemmas:,}"),
+        ("water", f"{stats.water_percent:.1f}%"),
+        ("classic nausea", f"{stats.classic_nausea:.2f} ({stats.classic_nausea_lemma or '-'})"),
+        ("academic nausea", f"{stats.academic_nausea:.1f}%"),
+        (
+            "Zipf slope, R²",
+            f"{zipf.slope:.2f}, {zipf.r_squared:.2f}"
+            + ("" if zipf.natural else " (outside the usual range)")
+            if zipf.slope is not None
+            else str(zipf.note),
+        ),
+    ]
+    for name, value in rows:
+        grid.add_row(name, escape(value))
+    console.print()
+    console.print(grid)
+    if stats.keywords:
+        table = RichTable(show_edge=False, pad_edge=False, header_style="bold")
+        for title in ("keyword (lemma)", "count", "density"):
+            table.add_column(title, justify="left" if title.startswith("keyword") else "right")
+        for keyword in stats.keywords:
+            table.add_row(escape(keyword.lemma), str(keyword.count), f"{keyword.density:.1f}%")
+        console.print()
+        console.print(table)

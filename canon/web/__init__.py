@@ -1,0 +1,5 @@
+"""canon's web UI and HTTP API: a thin FastAPI layer over the library (``create_app``)."""
+
+from .app import create_app
+
+__all__ = ["create_app"]

@@ -66,28 +66,36 @@ def _legend() -> str:
     )
 
 
-def _stats_table(doc_stats: dict[str, Any]) -> str:
-    rows = []
-    for key, value in doc_stats.items():
-        if isinstance(value, list):
-            items = ", ".join(
-                escape(", ".join(f"{v}" for v in item.values()))
-                if isinstance(item, dict) else escape(str(item))
-                for item in value
-            )  # fmt: skip
-            rows.append(f"<tr><th>{escape(key)}</th><td>{items}</td></tr>")
-        elif not isinstance(value, dict):
-            rows.append(f"<tr><th>{escape(key)}</th><td>{escape(str(value))}</td></tr>")
-    return "<table>" + "".join(rows) + "</table>"
+def _stats_table(stats: Any) -> str:
+    zipf = stats.zipf
+    if zipf.slope is None:
+        zipf_text = str(zipf.note)
+    else:
+        zipf_text = f"{zipf.slope:.2f}, R² {zipf.r_squared:.2f}" + (
+            "" if zipf.natural else " (outside the usual range)"
+        )
+    rows = [
+        ("characters", f"{stats.characters:,}"),
+        ("characters without spaces", f"{stats.characters_no_spaces:,}"),
+        ("words", f"{stats.words:,}"),
+        ("unique lemmas", f"{stats.unique_lemmas:,}"),
+        ("water", f"{stats.water_percent:.1f}%"),
+        ("classic nausea", f"{stats.classic_nausea:.2f} ({stats.classic_nausea_lemma or '-'})"),
+        ("academic nausea", f"{stats.academic_nausea:.1f}%"),
+        ("Zipf slope", zipf_text),
+        ("keywords", ", ".join(f"{k.lemma} {k.count} ({k.density:.1f}%)" for k in stats.keywords)),
+    ]
+    cells = "".join(
+        f"<tr><th>{escape(name)}</th><td>{escape(value)}</td></tr>" for name, value in rows
+    )
+    return f"<table>{cells}</table>"
 
 
 def _stats(text: str) -> str:
+    from ..stats import text_stats
+
     try:
-        from ..stats import text_stats
-    except ImportError:  # pragma: no cover - statistics arrive with their own module
-        return ""
-    try:
-        return _stats_table(text_stats(text).to_dict())
+        return _stats_table(text_stats(text))
     except (ValueError, InputError) as exc:
         return f'<p class="muted">{escape(str(exc))}</p>'
 

@@ -136,7 +136,7 @@ def _upload_or_text(form: FormData, field: str, *, allow_private: bool, max_text
             raise FieldError(f"{field}: {url} is not an http(s) URL", field)
         return read_text(url, field, allow_private=allow_private, max_text=max_text)
     text = str(form.get(f"{field}_text") or "")
-    return read_text(text, field, allow_private=False, max_text=max_text)
+    return read_text(text, field, allow_private=allow_private, max_text=max_text)
 
 
 def create_app(

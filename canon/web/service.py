@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..check import CheckResult, check
 from ..compare import Comparison, Table, compare_table
-from ..errors import CanonError, ProfileError
+from ..errors import CanonError, IndexFileError, InputError, ProfileError, TextTooShort
 from ..fetch import FetchOptions, is_url
 from ..index import Index, IndexStats
 from ..sources import Document, read_source
@@ -49,10 +49,8 @@ def _capped(doc: Document, field: str, max_text: int) -> Document:
 
 def read_text(value: str, field: str, *, allow_private: bool, max_text: int) -> Document:
     """A pasted text, or the main text of an http(s) URL, as a Document."""
-    if len(value) > max_text:
-        _capped(Document(field, value), field, max_text)
     if not is_url(value.strip()):
-        return Document(field, value)
+        return _capped(Document(field, value), field, max_text)
     try:
         doc = read_source(value.strip(), fetch_options=FetchOptions(allow_private=allow_private))
     except CanonError as exc:
@@ -116,8 +114,12 @@ def check_draft(
             )
     except ProfileError as exc:
         raise FieldError(str(exc), "similar") from exc
-    except CanonError as exc:
+    except IndexFileError as exc:
+        raise FieldError(str(exc), None, 500) from exc
+    except TextTooShort as exc:
         raise FieldError(str(exc), "draft") from exc
+    except InputError as exc:  # the only other input check reads: a bad --exclude pattern
+        raise FieldError(str(exc).removeprefix("--"), "exclude") from exc
 
 
 def index_stats(index: Path) -> IndexStats:

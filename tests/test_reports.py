@@ -12,7 +12,7 @@ import canon
 from canon import Index
 from canon.canonical import Fragment
 from canon.compare import shared_fragments
-from canon.report.html import _highlighted
+from canon.report.html import highlighted
 
 HOSTILE = 'Текст <script>alert("x")</script> и "кавычки" \' onmouseover="alert(1)" & прочее'
 
@@ -51,7 +51,7 @@ def test_compare_html_and_plot(tmp_path: Path, examples: Path) -> None:
 
 def test_highlights_are_escaped_and_exact_over_rewrite() -> None:
     text = "a <b> c"
-    marked = _highlighted(text, [(False, [Fragment(0, 7)]), (True, [Fragment(2, 5)])])
+    marked = highlighted(text, [(False, [Fragment(0, 7)]), (True, [Fragment(2, 5)])])
     assert marked == (
         '<mark class="rewrite">a </mark><mark class="exact">&lt;b&gt;</mark>'
         '<mark class="rewrite"> c</mark>'

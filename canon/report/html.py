@@ -21,9 +21,18 @@ from ..errors import InputError
 from ..sources import Document
 from .terminal import describe
 
-__all__ = ["check_html", "compare_html", "write_html"]
+__all__ = [
+    "EXACT",
+    "REWRITE",
+    "check_html",
+    "compare_html",
+    "highlighted",
+    "levels_of",
+    "stats_section",
+    "write_html",
+]
 
-_EXACT, _REWRITE = 2, 1
+EXACT, REWRITE = 2, 1
 _CSS = """
 body{font:15px/1.5 system-ui,sans-serif;margin:2em auto;max-width:1200px;color:#222;padding:0 1em}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em}
@@ -36,24 +45,24 @@ mark.exact{background:#f4a6a6}mark.rewrite{background:#ffe58a}
 """
 
 
-def _levels(length: int, groups: Sequence[tuple[bool, Sequence[Fragment]]]) -> list[int]:
+def levels_of(length: int, groups: Sequence[tuple[bool, Sequence[Fragment]]]) -> list[int]:
     levels = [0] * length
     for exact, fragments in groups:
-        level = _EXACT if exact else _REWRITE
+        level = EXACT if exact else REWRITE
         for fragment in fragments:
             for i in range(fragment.start, min(fragment.end, length)):
                 levels[i] = max(levels[i], level)
     return levels
 
 
-def _highlighted(text: str, groups: Sequence[tuple[bool, Sequence[Fragment]]]) -> str:
-    levels = _levels(len(text), groups)
+def highlighted(text: str, groups: Sequence[tuple[bool, Sequence[Fragment]]]) -> str:
+    levels = levels_of(len(text), groups)
     out: list[str] = []
     start = 0
     for i in range(1, len(text) + 1):
         if i == len(text) or levels[i] != levels[start]:
             piece = escape(text[start:i])
-            kind = {_EXACT: "exact", _REWRITE: "rewrite"}.get(levels[start])
+            kind = {EXACT: "exact", REWRITE: "rewrite"}.get(levels[start])
             out.append(f'<mark class="{kind}">{piece}</mark>' if kind else piece)
             start = i
     return "".join(out)
@@ -91,7 +100,7 @@ def _stats_table(stats: Any) -> str:
     return f"<table>{cells}</table>"
 
 
-def _stats(text: str) -> str:
+def stats_section(text: str) -> str:
     from ..stats import text_stats
 
     try:
@@ -164,7 +173,7 @@ def compare_html(table: Table, docs: Sequence[Document], plot: bytes | None = No
             groups[0].append((exact, frags_a))
             groups[1].append((exact, frags_b))
     texts = "".join(
-        f'<div><h3>{label}</h3><div class="text">{_highlighted(d.text, g)}</div></div>'
+        f'<div><h3>{label}</h3><div class="text">{highlighted(d.text, g)}</div></div>'
         for label, d, g in zip("AB", docs, groups)
     )
     image = (
@@ -172,7 +181,9 @@ def compare_html(table: Table, docs: Sequence[Document], plot: bytes | None = No
         f'{base64.b64encode(plot).decode("ascii")}">'
         if plot else ""
     )  # fmt: skip
-    stats = "".join(f"<div><h3>{label}</h3>{_stats(d.text)}</div>" for label, d in zip("AB", docs))
+    stats = "".join(
+        f"<div><h3>{label}</h3>{stats_section(d.text)}</div>" for label, d in zip("AB", docs)
+    )
     body = (
         f"<h2>Sources</h2>{_sources_table(list(zip('AB', docs)))}"
         f"<h2>Similarity</h2>{similarity}{image}"
@@ -213,8 +224,8 @@ def check_html(result: CheckResult, doc: Document) -> str:
         f"<h2>Draft</h2>{_sources_table([('draft', doc)])}"
         f"<h2>Uniqueness</h2>{uniqueness}<h2>Sources</h2>{sources or '<p>none</p>'}"
         f"<h2>Borrowed fragments</h2>{_legend()}"
-        f'<div class="text">{_highlighted(result.text, groups)}</div>'
-        f"<h2>Text statistics</h2>{_stats(result.text)}"
+        f'<div class="text">{highlighted(result.text, groups)}</div>'
+        f"<h2>Text statistics</h2>{stats_section(result.text)}"
     )
     return _page(f"canon: uniqueness of {doc.source}", body)
 

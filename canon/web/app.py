@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..fetch import is_url
-from ..report.html import _highlighted, _stats
+from ..report.html import highlighted, stats_section
 from ..sources import Document
 from .highlight import twin_marked
 from .service import (
@@ -213,7 +213,7 @@ def create_app(
             "docs": docs,
             "k": k,
             "texts": [Markup(first), Markup(second)],
-            "stats": [Markup(_stats(d.text)) for d in docs],
+            "stats": [Markup(stats_section(d.text)) for d in docs],
         }
 
     @app.post("/", response_class=HTMLResponse)
@@ -246,8 +246,8 @@ def create_app(
         return {
             "check": result,
             "draft": draft,
-            "text": Markup(_highlighted(result.text, groups)),
-            "stats": Markup(_stats(result.text)),
+            "text": Markup(highlighted(result.text, groups)),
+            "stats": Markup(stats_section(result.text)),
         }
 
     @app.post("/check", response_class=HTMLResponse)

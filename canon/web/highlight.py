@@ -1,6 +1,6 @@
 """Shared fragments as HTML marks that know their twins in the other text.
 
-The marks are those of :func:`canon.report.html._highlighted` (the same levels and escaping);
+The marks are those of :func:`canon.report.html.highlighted` (the same levels and escaping);
 each also carries ``data-shingles``: ids of the shared shingles it covers, one id per shingle
 and profile, equal in both texts, so a click can find the twin fragment on the other side.
 """
@@ -12,7 +12,7 @@ from html import escape
 
 from ..canonical import Canonical, Fragment, canonicalize
 from ..compare import Comparison, Table, shared_fragments
-from ..report.html import _EXACT, _REWRITE, _levels
+from ..report.html import EXACT, REWRITE, levels_of
 from ..sources import Document
 
 __all__ = ["fragment_k", "twin_marked"]
@@ -41,13 +41,13 @@ def _windows(side: Canonical, k: int) -> list[tuple[tuple[str, ...], int, int]]:
 
 
 def _render(text: str, groups: Groups, windows: Windows) -> str:
-    levels = _levels(len(text), groups)
+    levels = levels_of(len(text), groups)
     out: list[str] = []
     start = 0
     for i in range(1, len(text) + 1):
         if i == len(text) or levels[i] != levels[start]:
             piece = escape(text[start:i])
-            kind = {_EXACT: "exact", _REWRITE: "rewrite"}.get(levels[start])
+            kind = {EXACT: "exact", REWRITE: "rewrite"}.get(levels[start])
             if kind:
                 ids = " ".join(sorted({n for s, e, n in windows if s < i and e > start}))
                 out.append(f'<mark class="{kind}" data-shingles="{escape(ids)}">{piece}</mark>')

@@ -31,3 +31,11 @@ def site() -> Iterator[object]:
 
     with serve() as running:
         yield running
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    """Keep each phase's report on the test item, so a fixture can see a failure."""
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report

@@ -23,6 +23,8 @@ import brotli
 
 FIXTURES = Path(__file__).parent / "fixtures" / "site"
 SLOW_SECONDS = 3.0
+# A page title that is markup if a page ever fails to escape it (HTML source: entities).
+HOSTILE_TITLE = "&lt;script&gt;alert(1)&lt;/script&gt; Сад"
 
 
 def article(name: str) -> tuple[str, list[str]]:
@@ -32,8 +34,10 @@ def article(name: str) -> tuple[str, list[str]]:
     return title.strip(), [p.strip() for p in rest if p.strip()]
 
 
-def render(template: str, name: str, charset: str = "utf-8") -> str:
-    title, paragraphs = article(name)
+def render(template: str, name: str, charset: str = "utf-8", title: str | None = None) -> str:
+    """A fixture page; ``title`` (HTML source) replaces the article's own title."""
+    own_title, paragraphs = article(name)
+    title = own_title if title is None else title
     body = "\n".join(f"<p>{p}</p>" for p in paragraphs)
     html = (FIXTURES / f"template-{template}.html").read_text("utf-8")
     return html.format(charset=charset, title=title, body=body)
@@ -88,6 +92,10 @@ def routes() -> dict[str, Callable[[], Reply]]:
         "/blog/garden": lambda: _html("blog", "garden", "utf-8", "utf-8", "utf-8"),
         "/news/tea": lambda: _html("news", "tea", "utf-8", "utf-8", "utf-8"),
         "/news/garden": lambda: _html("news", "garden", "utf-8", "utf-8", "utf-8"),
+        "/hostile-title": lambda: Reply(
+            body=render("blog", "garden", title=HOSTILE_TITLE).encode("utf-8"),
+            headers=(("Content-Type", "text/html; charset=utf-8"),),
+        ),
         "/empty-main": lambda: Reply(
             body=b"<html><head><title>x</title></head><body><script>1</script></body></html>",
             headers=(("Content-Type", "text/html"),),

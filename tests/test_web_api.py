@@ -314,3 +314,12 @@ def test_check_page_is_escaped(indexed: TestClient, texts: tuple[str, str]) -> N
     assert '<mark class="exact">' in page.text
     page = indexed.post("/check", data={"draft_text": ""})
     assert page.status_code == 400
+
+
+def test_a_fetched_page_title_is_escaped_on_the_page(site) -> None:
+    client = TestClient(create_app(allow_private=True))
+    form = {"first_url": site.url("/hostile-title"), "second_url": site.url("/blog/garden")}
+    response = client.post("/", data=form)
+    assert response.status_code == 200, response.text
+    assert "<script>alert(1)</script>" not in response.text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in response.text

@@ -9,7 +9,7 @@ class="rewrite">`` for text shared only after normalization (lemmas, stems).
 from __future__ import annotations
 
 import base64
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from ..check import CheckResult
 from ..compare import Comparison, Table, shared_fragments
 from ..errors import InputError
 from ..sources import Document
-from .terminal import describe
+from .terminal import describe, stats_rows
 
 __all__ = [
     "EXACT",
@@ -55,7 +55,13 @@ def levels_of(length: int, groups: Sequence[tuple[bool, Sequence[Fragment]]]) ->
     return levels
 
 
-def highlighted(text: str, groups: Sequence[tuple[bool, Sequence[Fragment]]]) -> str:
+def highlighted(
+    text: str,
+    groups: Sequence[tuple[bool, Sequence[Fragment]]],
+    attributes: Callable[[int, int], str] = lambda start, end: "",
+) -> str:
+    """``text`` escaped, its fragments in ``<mark>``; ``attributes(start, end)`` may add
+    (already escaped) attributes to each mark."""
     levels = levels_of(len(text), groups)
     out: list[str] = []
     start = 0
@@ -63,7 +69,8 @@ def highlighted(text: str, groups: Sequence[tuple[bool, Sequence[Fragment]]]) ->
         if i == len(text) or levels[i] != levels[start]:
             piece = escape(text[start:i])
             kind = {EXACT: "exact", REWRITE: "rewrite"}.get(levels[start])
-            out.append(f'<mark class="{kind}">{piece}</mark>' if kind else piece)
+            extra = attributes(start, i) if kind else ""
+            out.append(f'<mark class="{kind}"{extra}>{piece}</mark>' if kind else piece)
             start = i
     return "".join(out)
 
@@ -76,26 +83,9 @@ def _legend() -> str:
 
 
 def _stats_table(stats: Any) -> str:
-    zipf = stats.zipf
-    if zipf.slope is None:
-        zipf_text = str(zipf.note)
-    else:
-        zipf_text = f"{zipf.slope:.2f}, R² {zipf.r_squared:.2f}" + (
-            "" if zipf.natural else " (outside the usual range)"
-        )
-    rows = [
-        ("characters", f"{stats.characters:,}"),
-        ("characters without spaces", f"{stats.characters_no_spaces:,}"),
-        ("words", f"{stats.words:,}"),
-        ("unique lemmas", f"{stats.unique_lemmas:,}"),
-        ("water", f"{stats.water_percent:.1f}%"),
-        ("classic nausea", f"{stats.classic_nausea:.2f} ({stats.classic_nausea_lemma or '-'})"),
-        ("academic nausea", f"{stats.academic_nausea:.1f}%"),
-        ("Zipf slope", zipf_text),
-        ("keywords", ", ".join(f"{k.lemma} {k.count} ({k.density:.1f}%)" for k in stats.keywords)),
-    ]
     cells = "".join(
-        f"<tr><th>{escape(name)}</th><td>{escape(value)}</td></tr>" for name, value in rows
+        f"<tr><th>{escape(name)}</th><td>{escape(value)}</td></tr>"
+        for name, value in stats_rows(stats)
     )
     return f"<table>{cells}</table>"
 

@@ -261,15 +261,16 @@ def print_check(result: CheckResult, doc: Document) -> None:
     )
 
 
-def print_stats(stats: Any, doc: Document) -> None:
-    """Text statistics: a two-column table, then the keywords."""
-    console = _console()
-    console.print(_document_lines("Text", doc))
-    grid = RichTable(show_header=False, show_edge=False, pad_edge=False)
-    grid.add_column(style="bold")
-    grid.add_column(justify="right")
+def stats_rows(stats: Any) -> list[tuple[str, str]]:
+    """The text statistics as (name, value) pairs, for the terminal and the HTML report."""
     zipf = stats.zipf
-    rows = [
+    if zipf.slope is None:
+        zipf_text = str(zipf.note)
+    else:
+        zipf_text = f"{zipf.slope:.2f}, {zipf.r_squared:.2f}" + (
+            "" if zipf.natural else " (outside the usual range)"
+        )
+    return [
         ("characters", f"{stats.characters:,}"),
         ("characters without spaces", f"{stats.characters_no_spaces:,}"),
         ("words", f"{stats.words:,}"),
@@ -277,15 +278,19 @@ def print_stats(stats: Any, doc: Document) -> None:
         ("water", f"{stats.water_percent:.1f}%"),
         ("classic nausea", f"{stats.classic_nausea:.2f} ({stats.classic_nausea_lemma or '-'})"),
         ("academic nausea", f"{stats.academic_nausea:.1f}%"),
-        (
-            "Zipf slope, R²",
-            f"{zipf.slope:.2f}, {zipf.r_squared:.2f}"
-            + ("" if zipf.natural else " (outside the usual range)")
-            if zipf.slope is not None
-            else str(zipf.note),
-        ),
+        ("Zipf slope, R²", zipf_text),
+        ("keywords", ", ".join(f"{k.lemma} {k.count} ({k.density:.1f}%)" for k in stats.keywords)),
     ]
-    for name, value in rows:
+
+
+def print_stats(stats: Any, doc: Document) -> None:
+    """Text statistics: a two-column table, then the keywords."""
+    console = _console()
+    console.print(_document_lines("Text", doc))
+    grid = RichTable(show_header=False, show_edge=False, pad_edge=False)
+    grid.add_column(style="bold")
+    grid.add_column(justify="right")
+    for name, value in stats_rows(stats)[:-1]:  # keywords get a table of their own
         grid.add_row(name, escape(value))
     console.print()
     console.print(grid)

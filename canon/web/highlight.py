@@ -12,7 +12,7 @@ from html import escape
 
 from ..canonical import Canonical, Fragment, canonicalize
 from ..compare import Comparison, Table, shared_fragments
-from ..report.html import EXACT, REWRITE, levels_of
+from ..report.html import highlighted
 from ..sources import Document
 
 __all__ = ["fragment_k", "twin_marked"]
@@ -41,20 +41,11 @@ def _windows(side: Canonical, k: int) -> list[tuple[tuple[str, ...], int, int]]:
 
 
 def _render(text: str, groups: Groups, windows: Windows) -> str:
-    levels = levels_of(len(text), groups)
-    out: list[str] = []
-    start = 0
-    for i in range(1, len(text) + 1):
-        if i == len(text) or levels[i] != levels[start]:
-            piece = escape(text[start:i])
-            kind = {EXACT: "exact", REWRITE: "rewrite"}.get(levels[start])
-            if kind:
-                ids = " ".join(sorted({n for s, e, n in windows if s < i and e > start}))
-                out.append(f'<mark class="{kind}" data-shingles="{escape(ids)}">{piece}</mark>')
-            else:
-                out.append(piece)
-            start = i
-    return "".join(out)
+    def shingle_ids(start: int, end: int) -> str:
+        ids = " ".join(sorted({n for s, e, n in windows if s < end and e > start}))
+        return f' data-shingles="{escape(ids)}"'
+
+    return highlighted(text, groups, shingle_ids)
 
 
 def twin_marked(table: Table, docs: Sequence[Document]) -> tuple[int, str, str]:

@@ -1,6 +1,6 @@
 """The corpus index: one SQLite file of documents and their shingle hashes (hash → documents).
 
-Layout (schema version 1; ``PRAGMA application_id`` marks a canon index):
+Layout (schema version 2; ``PRAGMA application_id`` marks a canon index):
 
 - ``profiles``: each profile the index was built with: name, fingerprint, settings, k, step.
 - ``documents``: source, title, added time, content hash, extraction method, length.
@@ -42,7 +42,7 @@ __all__ = [
     "Prepared",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: signatures, LSH bands, hash blobs and sampling
 APPLICATION_ID = 0x63616E6E  # "cann"
 
 _SCHEMA = """
@@ -233,6 +233,11 @@ class Index:
             raise IndexFileError(
                 f"{label}: index schema version {version} is newer than this canon supports "
                 f"({SCHEMA_VERSION}); upgrade canon"
+            )
+        if version < SCHEMA_VERSION:
+            raise IndexFileError(
+                f"{label}: index schema version {version} was made by an older canon; "
+                "build a new index from the same sources with 'canon index add'"
             )
         self._tune()
 

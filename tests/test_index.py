@@ -260,6 +260,15 @@ def test_not_an_index(tmp_path: Path) -> None:
         Index(tmp_path)
 
 
+def test_older_schema_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    Index(db, create=True).close()
+    with sqlite3.connect(db) as raw:
+        raw.execute("PRAGMA user_version = 1")
+    with pytest.raises(canon.IndexFileError, match="made by an older canon"):
+        Index(db)
+
+
 def test_newer_schema_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "new.db"
     Index(db, create=True).close()

@@ -82,6 +82,7 @@ class ProfileCheck:
     fragments: tuple[Fragment, ...]
     quoted_shingles: int = 0
     similar: tuple[SimilarDocument, ...] | None = None
+    word_for_word: bool = False  # the profile's matches are copies, not rewrites
 
     @property
     def uniqueness(self) -> float:
@@ -273,6 +274,7 @@ def _check_profile(
         fragments,
         quoted,
         near,
+        profile.word_for_word,
     )
 
 

@@ -96,6 +96,18 @@ class Profile:
         return data
 
     @property
+    def word_for_word(self) -> bool:
+        """True when a match under this profile is a word-for-word copy: no lemmas or stems,
+        no words dropped, no synonyms merged (the ``raw`` rules and the like)."""
+        return (
+            self.morphology == "none"
+            and not self.stopwords
+            and not self.drop_pos
+            and not self.synonyms
+            and self.keep_negation
+        )
+
+    @property
     def fingerprint(self) -> str:
         """A short stable hash of the rules, the word lists' contents and the analyzer version."""
         return _fingerprint(self)

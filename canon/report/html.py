@@ -159,7 +159,7 @@ def compare_html(table: Table, docs: Sequence[Document], plot: bytes | None = No
         a, b = (canonicalize(d.text, profile) for d in docs)
         if len(a) >= k and len(b) >= k:
             frags_a, frags_b = shared_fragments(a, b, k)
-            exact = profile.morphology == "none" and not profile.stopwords
+            exact = profile.word_for_word
             groups[0].append((exact, frags_a))
             groups[1].append((exact, frags_b))
     texts = "".join(
@@ -209,7 +209,7 @@ def check_html(result: CheckResult, doc: Document) -> str:
                 f"<h3>{escape(p.profile)}</h3><table><tr><th>source</th><th>title</th>"
                 f"<th>share of draft</th><th>Jaccard</th><th>shared</th></tr>{lines}</table>"
             )
-    groups = [(p.profile == "raw", p.fragments) for p in result.profiles]
+    groups = [(p.word_for_word, p.fragments) for p in result.profiles]
     body = (
         f"<h2>Draft</h2>{_sources_table([('draft', doc)])}"
         f"<h2>Uniqueness</h2>{uniqueness}<h2>Sources</h2>{sources or '<p>none</p>'}"

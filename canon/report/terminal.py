@@ -169,7 +169,7 @@ def _levels(result: CheckResult) -> list[int]:
     """Per character of the draft: 2 copied word for word, 1 found only after normalization."""
     levels = [0] * len(result.text)
     for profile in result.profiles:
-        level = _EXACT if profile.profile == "raw" else _REWRITE
+        level = _EXACT if profile.word_for_word else _REWRITE
         for fragment in profile.fragments:
             for i in range(fragment.start, fragment.end):
                 levels[i] = max(levels[i], level)

@@ -242,7 +242,7 @@ def create_app(
             exclude=[p.strip() for p in patterns if p.strip()],
             skip_quotes=bool(form.get("skip_quotes")),
         )
-        groups = [(p.profile == "raw", p.fragments) for p in result.profiles]
+        groups = [(p.word_for_word, p.fragments) for p in result.profiles]
         return {
             "check": result,
             "draft": draft,

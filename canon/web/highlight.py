@@ -57,7 +57,7 @@ def twin_marked(table: Table, docs: Sequence[Document]) -> tuple[int, str, str]:
         a, b = (canonicalize(d.text, profile) for d in docs)
         if len(a) < k or len(b) < k:
             continue
-        exact = profile.morphology == "none" and not profile.stopwords
+        exact = profile.word_for_word
         for side, fragments in zip(groups, shared_fragments(a, b, k)):
             side.append((exact, fragments))
         wa, wb = _windows(a, k), _windows(b, k)

@@ -193,10 +193,15 @@ def _lemmas_of(entries: Sequence[str]) -> frozenset[str]:
 
 
 @cache
+def _negation_lemmas() -> frozenset[str]:
+    return _lemmas_of(list_words(NEGATION_LIST))
+
+
+@cache
 def water_lemmas() -> frozenset[str]:
     """Lemmas that make a word water: entries of :data:`WATER_LISTS` minus negation words."""
     entries = [word for key in WATER_LISTS for word in list_words(key)]
-    return _lemmas_of(entries) - _lemmas_of(list_words(NEGATION_LIST))
+    return _lemmas_of(entries) - _negation_lemmas()
 
 
 def _is_number(lemma: str) -> bool:
@@ -303,7 +308,7 @@ def text_stats(text: str, *, top: int = 10) -> TextStats:
     numbers = total - water_words - sum(content.values())
     ranked = _ranked(content)
     # Negation is content (never water) but no keyword: it does not say what a text is about.
-    negation = _lemmas_of(list_words(NEGATION_LIST))
+    negation = _negation_lemmas()
     topical = [(lemma, count) for lemma, count in ranked if lemma not in negation]
     leaders = topical[:ACADEMIC_TOP]
     water_percent = _percent(water_words, total)

@@ -61,7 +61,7 @@ import trafilatura
 
 import canon
 from canon import Document, InputError
-from canon.extract import decode_html
+from canon.sources.extract import decode_html
 
 REPO = Path(__file__).resolve().parents[1]
 SITE = REPO / "tests" / "fixtures" / "site"

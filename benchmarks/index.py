@@ -8,7 +8,7 @@ For each step:
   add`` runs it (profiles raw and lemma, k = 4, ``--workers`` processes, batches of 500);
 - SQLite alone: the time spent in ``Index.write_batch`` during that add (the class attribute is
   wrapped with a timer), as documents/s and posting rows/s (the workers run meanwhile);
-- preparation alone: documents/s of ``canon.corpus.prepare_all`` over the same items, reading
+- preparation alone: documents/s of ``canon.index.ingest.prepare_all`` over the same items, reading
   the JSON Lines files included, nothing written (a separate run just before the add): what
   canonicalization and hashing allow.  The slower of the two limits the add (target: the
   canonicalization, not SQLite).  The add overlaps both: workers prepare while the main
@@ -65,10 +65,10 @@ from typing import Any
 from speed import _sentence, load_lexicon, sample_words, table, verdict
 
 import canon
-import canon.index
+import canon.index.store
 from canon import Index, Profile, add_sources, get_profile
-from canon.corpus import Item, expand, prepare_all
-from canon.index import IndexedProfile, Prepared
+from canon.index.ingest import Item, expand, prepare_all
+from canon.index.store import IndexedProfile, Prepared
 
 CANON_BIN = Path(sys.executable).with_name("canon")
 PROFILES = ("raw", "lemma")
@@ -316,7 +316,7 @@ def make_drafts(gen: Generator, kept: dict[int, str], n: int, seed: int) -> list
 
 class WriteClock:
     """Accumulates the wall time and posting rows of ``Index.write_batch`` while active, and the
-    part of that time spent on MinHash sketches (``canon.index._sketch``, in canon versions that
+    part of that time spent on MinHash sketches (``canon.index.store._sketch``, in canon versions that
     keep signatures in the index): NumPy work in the main process, not SQLite."""
 
     def __init__(self) -> None:
@@ -348,13 +348,13 @@ class WriteClock:
 
         Index.write_batch = timed_write_batch  # type: ignore[method-assign]
         if sketch is not None:
-            canon.index._sketch = timed_sketch  # type: ignore[attr-defined]
+            canon.index.store._sketch = timed_sketch  # type: ignore[attr-defined]
         try:
             yield self
         finally:
             Index.write_batch = write_batch  # type: ignore[method-assign]
             if sketch is not None:
-                canon.index._sketch = sketch  # type: ignore[attr-defined]
+                canon.index.store._sketch = sketch  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -696,7 +696,7 @@ def print_report(
     print(
         "\nprepare = a separate `prepare_all` run over the same items (reading, canonicalization,"
         "\nhashing; nothing written); SQLite = time in `Index.write_batch` during the add, less"
-        "\nMinHash = its time in `canon.index._sketch` (signatures, in the main process; 0 when"
+        "\nMinHash = its time in `canon.index.store._sketch` (signatures, in the main process; 0 when"
         "\nthis canon has none); limited by: the slower of preparation and `write_batch`.\n"
     )
     print("## Index size (after each step)\n")

@@ -1,9 +1,9 @@
 """canon: how much Russian texts share, by word shingles over one canonical form."""
 
 from .canonical import Canonical, canonicalize
-from .check import CheckResult, check
-from .compare import Comparison, Table, TooShort, compare, compare_sets, compare_table
-from .corpus import AddReport, add_sources
+from .uniqueness import CheckResult, check
+from .comparison import Comparison, Table, TooShort, compare, compare_sets, compare_table
+from .index.ingest import AddReport, add_sources
 from .errors import (
     CanonError,
     EmptyText,
@@ -14,14 +14,14 @@ from .errors import (
     ProfileError,
     TextTooShort,
 )
-from .fetch import FetchOptions
-from .index import Index
+from .sources.fetch import FetchOptions
+from .index.store import Index
 from .profile import BUILTIN_PROFILES, Profile, get_profile
 from .shingle import shingle_hashes, shingles, token_hashes
-from .sources import Document, read_source
-from .stats import TextStats
-from .stats import text_stats as stats
-from .tokenize import Fold
+from .sources.documents import Document, read_source
+from .textstats import TextStats
+from .textstats import text_stats as stats
+from .text.tokenize import Fold
 
 __version__ = "0.1.0"
 

@@ -16,8 +16,8 @@ from functools import cache
 from typing import Literal
 
 from .errors import ProfileError
-from .lemmatize import analyzer_version
-from .stopwords import list_words, read_synonyms, resolve_list
+from .text.lemmatize import analyzer_version
+from .text.wordlists import list_words, read_synonyms, resolve_list
 
 __all__ = ["BUILTIN_PROFILES", "CANONICAL_FORM_VERSION", "Profile", "get_profile"]
 

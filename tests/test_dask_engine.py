@@ -14,9 +14,9 @@ import pytest
 pytest.importorskip("distributed", reason="install the dask extra: pip install 'canon[dask]'")
 
 import canon
-from canon.corpus import Item
-from canon.dask_engine import connect, dedup_dask
-from canon.dedup import Entry, dedup
+from canon.index.ingest import Item
+from canon.dedup.dask import connect, dedup_dask
+from canon.dedup.local import Entry, dedup
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +97,7 @@ def test_a_worker_killed_mid_job_changes_nothing(tmp_path: Path) -> None:
 
     from test_index import make_corpus
 
-    from canon.corpus import read_entries
+    from canon.index.ingest import read_entries
 
     docs = make_corpus(tmp_path / "docs", 400, seed=5)
     items = [Item(path) for path in sorted(docs)]

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import canon
-from canon.dedup import Entry, dedup, exact_jaccard
+from canon.dedup.local import Entry, dedup, exact_jaccard
 from canon.lsh import band_keys, candidate_probability, optimal_bands
 from canon.sketch import Signature, estimate_jaccard, signature, signatures
 

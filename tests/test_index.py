@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import canon
 from canon import Index
-from canon.check import quoted_ranges
+from canon.uniqueness import quoted_ranges
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "site"

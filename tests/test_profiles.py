@@ -197,7 +197,7 @@ def test_fingerprint_follows_list_contents(tmp_path: Path) -> None:
     before = Profile(stopwords=(str(path),)).fingerprint
     path.write_text("собака\n", "utf-8")
     from canon.profile import _fingerprint
-    from canon.stopwords import list_words
+    from canon.text.wordlists import list_words
 
     list_words.cache_clear()
     _fingerprint.cache_clear()

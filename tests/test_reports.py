@@ -11,7 +11,7 @@ from pathlib import Path
 import canon
 from canon import Index
 from canon.canonical import Fragment
-from canon.compare import shared_fragments
+from canon.comparison import shared_fragments
 from canon.report.html import highlighted
 
 HOSTILE = 'Текст <script>alert("x")</script> и "кавычки" \' onmouseover="alert(1)" & прочее'

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import canon
-from canon.sources import read_source
+from canon.sources.documents import read_source
 
 PARAGRAPH = (
     "Зелёный чай заваривают водой, которая не кипит: около восьмидесяти градусов. "

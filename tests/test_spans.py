@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from reference import texts
 
 import canon
-from canon.normalize import normalize
+from canon.text.normalize import normalize
 
 
 def _norm(text: str) -> str:

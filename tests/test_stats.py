@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from canon import canonicalize
 from canon.errors import CanonError, EmptyText, ProfileError, TextTooShort
-from canon.stats import (
+from canon.textstats import (
     ZIPF_MIN_LEMMAS,
     Keyword,
     TextStats,

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from ..canonical import Fragment, canonicalize
-from ..check import CheckResult
-from ..compare import Comparison, Table, shared_fragments
+from ..uniqueness import CheckResult
+from ..comparison import Comparison, Table, shared_fragments
 from ..errors import InputError
-from ..sources import Document
+from ..sources.documents import Document
 from .terminal import describe, stats_rows
 
 __all__ = [
@@ -91,7 +91,7 @@ def _stats_table(stats: Any) -> str:
 
 
 def stats_section(text: str) -> str:
-    from ..stats import text_stats
+    from ..textstats import text_stats
 
     try:
         return _stats_table(text_stats(text))

@@ -6,7 +6,7 @@ import io
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..compare import Comparison, Table, compare_table
+from ..comparison import Comparison, Table, compare_table
 from ..errors import InputError
 from ..profile import Profile
 

@@ -11,11 +11,11 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 
 from ..canonical import Canonical
-from ..check import CheckResult
-from ..compare import Comparison, Table
+from ..uniqueness import CheckResult
+from ..comparison import Comparison, Table
 from ..profile import Profile
-from ..sources import Document
-from ..tokenize import Fold
+from ..sources.documents import Document
+from ..text.tokenize import Fold
 
 __all__ = [
     "describe",

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from html import escape
 
 from ..canonical import Canonical, Fragment, canonicalize
-from ..compare import Comparison, Table, shared_fragments
+from ..comparison import Comparison, Table, shared_fragments
 from ..report.html import highlighted
-from ..sources import Document
+from ..sources.documents import Document
 
 __all__ = ["fragment_k", "twin_marked"]
 

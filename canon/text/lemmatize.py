@@ -16,7 +16,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .errors import MissingResource
+from ..errors import MissingResource
 
 __all__ = ["analyzer_version", "base_forms", "clear_caches", "parts_of_speech"]
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import InputError
+from ..errors import InputError
 from .extract import decode, decode_html, extract_html
 from .fetch import FetchOptions, fetch, is_url
 

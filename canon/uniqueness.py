@@ -21,9 +21,9 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from .canonical import Fragment, canonicalize
-from .dedup import exact_jaccard
+from .dedup.local import exact_jaccard
 from .errors import IndexFileError, InputError, ProfileError, TextTooShort
-from .index import Index, IndexedProfile
+from .index.store import Index, IndexedProfile
 from .profile import Profile
 from .shingle import window_hashes
 from .sketch import estimate_jaccard, signature

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ProfileError
-from .lsh import band_keys, optimal_bands
-from .sketch import signatures
+from ..errors import ProfileError
+from ..lsh import band_keys, optimal_bands
+from ..sketch import signatures
 
 __all__ = [
     "Cluster",

@@ -11,13 +11,13 @@ from typing import Any
 
 import click
 
-from .canonical import canonicalize
-from .compare import Comparison, compare_table
-from .errors import CanonError
-from .fetch import FetchOptions
-from .index import Index, IndexedProfile
-from .profile import BUILTIN_PROFILES, Profile, get_profile
-from .sources import Document, read_source
+from ..canonical import canonicalize
+from ..comparison import Comparison, compare_table
+from ..errors import CanonError
+from ..sources.fetch import FetchOptions
+from ..index.store import Index, IndexedProfile
+from ..profile import BUILTIN_PROFILES, Profile, get_profile
+from ..sources.documents import Document, read_source
 
 __all__ = ["main"]
 
@@ -291,7 +291,7 @@ def compare(
         data = {"first": docs[0].to_dict(), "second": docs[1].to_dict(), **table.to_dict()}
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
-        from . import report  # rich is loaded only to print
+        from .. import report  # rich is loaded only to print
 
         report.print_table(table, docs)
 
@@ -303,8 +303,8 @@ def _write_reports(
     html_path: Path | None,
     plot_path: Path | None,
 ) -> None:
-    from .report.html import compare_html, write_html
-    from .report.plot import plot_png, similarity_curves
+    from ..report.html import compare_html, write_html
+    from ..report.plot import plot_png, similarity_curves
 
     png = plot_png(similarity_curves(docs[0].text, docs[1].text, profiles), plot_path)
     if html_path:
@@ -333,7 +333,7 @@ def tokens(source: str, profile_name: str, spans: bool, as_json: bool, **opts: A
     if as_json:
         click.echo(json.dumps({"source": doc.to_dict(), **canonical.to_dict()}, ensure_ascii=False))
     else:
-        from . import report
+        from .. import report
 
         report.print_tokens(canonical, doc, with_spans=spans)
 
@@ -349,7 +349,7 @@ def profiles(as_json: bool) -> None:
         ]
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
-        from . import report
+        from .. import report
 
         report.print_profiles(list(BUILTIN_PROFILES.values()))
 
@@ -367,7 +367,7 @@ def profiles(as_json: bool) -> None:
 @_source_options
 def stats_command(source: str, top: int, as_json: bool, **opts: Any) -> None:
     """Text statistics of FILE (or URL): length, water, nausea, keywords, Zipf check."""
-    from .stats import text_stats
+    from ..textstats import text_stats
 
     (doc,) = _read([source], opts)
     result = text_stats(doc.text, top=top)
@@ -376,7 +376,7 @@ def stats_command(source: str, top: int, as_json: bool, **opts: Any) -> None:
             json.dumps({"source": doc.to_dict(), **result.to_dict()}, ensure_ascii=False, indent=2)
         )
         return
-    from . import report
+    from .. import report
 
     report.print_stats(result, doc)
 
@@ -450,7 +450,7 @@ def index_add(
     @list.txt (one URL or path a line) or a .jsonl file of {"id", "text"} or {"url", "html"}.
     Unchanged sources are skipped; changed ones are replaced.
     """
-    from .corpus import add_sources
+    from ..index.ingest import add_sources
 
     fetch_options, whole_page = _fetch_options(opts)
     with Index(db, create=True) as index:
@@ -479,7 +479,7 @@ def index_add(
 
 
 def _stored_profile(indexed: IndexedProfile) -> Profile:
-    from .check import profile_of
+    from ..uniqueness import profile_of
 
     return profile_of(indexed)
 
@@ -605,7 +605,7 @@ def check_command(
     **opts: Any,
 ) -> None:
     """How much of each DRAFT already exists in the index: uniqueness, sources, fragments."""
-    from .check import check
+    from ..uniqueness import check
 
     docs = _read(drafts, opts)
     below = False
@@ -625,11 +625,11 @@ def check_command(
                     json.dumps({"draft": doc.to_dict(), **result.to_dict()}, ensure_ascii=False)
                 )
             else:
-                from . import report
+                from .. import report
 
                 report.print_check(result, doc)
             if html_path:
-                from .report.html import check_html, write_html
+                from ..report.html import check_html, write_html
 
                 target = (
                     html_path if number == 1 else html_path.with_stem(f"{html_path.stem}-{number}")
@@ -739,8 +739,8 @@ def dedup_command(
     Candidates come from MinHash signatures and LSH; every reported pair is verified by exact
     Jaccard, so no cluster holds a false positive.  One JSON line per cluster.
     """
-    from .corpus import Failure, Item, expand
-    from .dedup import Entry, dedup
+    from ..index.ingest import Failure, Item, expand
+    from ..dedup.local import Entry, dedup
 
     if not 0 < threshold <= 1:
         raise CanonError(f"--threshold must be in (0, 1], got {threshold}")
@@ -768,7 +768,7 @@ def dedup_command(
     processes = workers or os.cpu_count() or 1
     status = _stage_status()
     if engine == "dask":
-        from .dask_engine import connect, dedup_dask
+        from ..dedup.dask import connect, dedup_dask
 
         with connect(scheduler, processes) as client:
             result, failed = dedup_dask(
@@ -781,7 +781,7 @@ def dedup_command(
                 **settings,
             )
     else:
-        from .corpus import read_entries
+        from ..index.ingest import read_entries
 
         status("reading and shingling")
         ready = read_entries(inputs, workers=processes, **settings)
@@ -855,7 +855,7 @@ def serve(
     """Serve the compare and check pages and the JSON API (FastAPI under uvicorn)."""
     import uvicorn
 
-    from .web import create_app
+    from ..web import create_app
 
     app = create_app(
         db,

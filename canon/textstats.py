@@ -63,7 +63,7 @@ import numpy as np
 from .canonical import canonicalize
 from .errors import EmptyText, ProfileError
 from .profile import Profile, get_profile
-from .stopwords import NEGATION_LIST, list_words
+from .text.wordlists import NEGATION_LIST, list_words
 
 __all__ = [
     "ACADEMIC_TOP",

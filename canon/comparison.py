@@ -15,7 +15,7 @@ from .canonical import Canonical, Fragment, canonicalize
 from .errors import ProfileError, TextTooShort
 from .profile import Profile, get_profile
 from .shingle import shingles, window_count
-from .tokenize import Fold
+from .text.tokenize import Fold
 
 __all__ = [
     "Comparison",

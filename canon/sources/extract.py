@@ -13,7 +13,7 @@ import codecs
 import re
 from dataclasses import dataclass
 
-from .errors import InputError
+from ..errors import InputError
 
 __all__ = ["Extracted", "decode", "decode_html", "extract_html"]
 

@@ -13,7 +13,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from .errors import MissingResource, ProfileError
+from ..errors import MissingResource, ProfileError
 
 __all__ = [
     "NEGATION_LIST",
@@ -31,9 +31,9 @@ _SPLIT = re.compile(r"[,\s]+")
 @cache
 def _folder() -> Path:
     """``stopwords/`` at the top of the source tree, shipped in the wheel as ``canon/wordlists``."""
-    here = Path(__file__).resolve().parent
-    installed = here / "wordlists"
-    return installed if installed.is_dir() else here.parent / "stopwords"
+    package = Path(__file__).resolve().parent.parent
+    installed = package / "wordlists"
+    return installed if installed.is_dir() else package.parent / "stopwords"
 
 
 @cache

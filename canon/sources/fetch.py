@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .errors import FetchError
+from ..errors import FetchError
 
 __all__ = ["FetchOptions", "Page", "PageCache", "fetch", "is_url"]
 

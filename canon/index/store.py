@@ -29,10 +29,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import CanonError, IndexFileError
-from .lsh import band_keys, optimal_bands
-from .profile import Profile
-from .sketch import Signature, signatures
+from ..errors import CanonError, IndexFileError
+from ..lsh import band_keys, optimal_bands
+from ..profile import Profile
+from ..sketch import Signature, signatures
 
 __all__ = [
     "SCHEMA_VERSION",

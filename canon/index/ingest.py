@@ -18,15 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .canonical import canonicalize
-from .dedup import Entry
-from .errors import CanonError, InputError
-from .extract import extract_html
-from .fetch import FetchOptions, is_url
-from .index import Index, Prepared, keep_sampled
-from .profile import Profile
-from .shingle import shingle_hashes
-from .sources import Document, read_source
+from ..canonical import canonicalize
+from ..dedup.local import Entry
+from ..errors import CanonError, InputError
+from ..sources.extract import extract_html
+from ..sources.fetch import FetchOptions, is_url
+from .store import Index, Prepared, keep_sampled
+from ..profile import Profile
+from ..shingle import shingle_hashes
+from ..sources.documents import Document, read_source
 
 __all__ = [
     "AddReport",

@@ -1,0 +1,4 @@
+"""Text → words: Unicode normalization, tokens with spans, lemmas and stems, word lists, quotations.
+
+The only code of canon that imports pymorphy3 and NLTK.
+"""

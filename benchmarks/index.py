@@ -316,7 +316,7 @@ def make_drafts(gen: Generator, kept: dict[int, str], n: int, seed: int) -> list
 
 class WriteClock:
     """Accumulates the wall time and posting rows of ``Index.write_batch`` while active, and the
-    part of that time spent on MinHash sketches (``canon.index.store._sketch``, in canon versions that
+    part of that time spent on MinHash sketches (``canon.index.store._sketch``, in versions that
     keep signatures in the index): NumPy work in the main process, not SQLite."""
 
     def __init__(self) -> None:
@@ -696,7 +696,7 @@ def print_report(
     print(
         "\nprepare = a separate `prepare_all` run over the same items (reading, canonicalization,"
         "\nhashing; nothing written); SQLite = time in `Index.write_batch` during the add, less"
-        "\nMinHash = its time in `canon.index.store._sketch` (signatures, in the main process; 0 when"
+        "\nMinHash = its time in `canon.index.store._sketch` (signatures, main process; 0 when"
         "\nthis canon has none); limited by: the slower of preparation and `write_batch`.\n"
     )
     print("## Index size (after each step)\n")

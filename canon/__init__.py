@@ -1,9 +1,7 @@
 """canon: how much Russian texts share, by word shingles over one canonical form."""
 
 from .canonical import Canonical, canonicalize
-from .uniqueness import CheckResult, check
 from .comparison import Comparison, Table, TooShort, compare, compare_sets, compare_table
-from .index.ingest import AddReport, add_sources
 from .errors import (
     CanonError,
     EmptyText,
@@ -14,14 +12,16 @@ from .errors import (
     ProfileError,
     TextTooShort,
 )
-from .sources.fetch import FetchOptions
+from .index.ingest import AddReport, add_sources
 from .index.store import Index
 from .profile import BUILTIN_PROFILES, Profile, get_profile
 from .shingle import shingle_hashes, shingles, token_hashes
 from .sources.documents import Document, read_source
+from .sources.fetch import FetchOptions
+from .text.tokenize import Fold
 from .textstats import TextStats
 from .textstats import text_stats as stats
-from .text.tokenize import Fold
+from .uniqueness import CheckResult, check
 
 __version__ = "0.1.0"
 

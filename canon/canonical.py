@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
 
+from .profile import Profile, get_profile
 from .text import lemmatize
 from .text.lemmatize import base_forms, parts_of_speech
 from .text.normalize import Normalized, normalize
-from .profile import Profile, get_profile
-from .text.wordlists import NEGATION_LIST, list_words, read_synonyms
 from .text.tokenize import Fold, fold_confusables, has_mixed_words, word_spans, words
+from .text.wordlists import NEGATION_LIST, list_words, read_synonyms
 
 __all__ = ["Canonical", "Fragment", "canonicalize"]
 

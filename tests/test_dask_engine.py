@@ -14,9 +14,9 @@ import pytest
 pytest.importorskip("distributed", reason="install the dask extra: pip install 'canon[dask]'")
 
 import canon
-from canon.index.ingest import Item
 from canon.dedup.dask import connect, dedup_dask
 from canon.dedup.local import Entry, dedup
+from canon.index.ingest import Item
 
 
 @pytest.fixture(scope="module")

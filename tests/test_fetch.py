@@ -9,8 +9,8 @@ import pytest
 from site_server import SLOW_SECONDS, article
 
 import canon
-from canon.sources.fetch import FetchOptions, PageCache, fetch
 from canon.sources.documents import read_source
+from canon.sources.fetch import FetchOptions, PageCache, fetch
 
 TEA_TITLE, TEA_PARAGRAPHS = article("tea")
 

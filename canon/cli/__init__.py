@@ -14,10 +14,10 @@ import click
 from ..canonical import canonicalize
 from ..comparison import Comparison, compare_table
 from ..errors import CanonError
-from ..sources.fetch import FetchOptions
 from ..index.store import Index, IndexedProfile
 from ..profile import BUILTIN_PROFILES, Profile, get_profile
 from ..sources.documents import Document, read_source
+from ..sources.fetch import FetchOptions
 
 __all__ = ["main"]
 
@@ -739,8 +739,8 @@ def dedup_command(
     Candidates come from MinHash signatures and LSH; every reported pair is verified by exact
     Jaccard, so no cluster holds a false positive.  One JSON line per cluster.
     """
-    from ..index.ingest import Failure, Item, expand
     from ..dedup.local import Entry, dedup
+    from ..index.ingest import Failure, Item, expand
 
     if not 0 < threshold <= 1:
         raise CanonError(f"--threshold must be in (0, 1], got {threshold}")

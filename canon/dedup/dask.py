@@ -20,13 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from ..index.ingest import Failure, Item, read_entries
-from .local import DedupResult, Entry, clusters, pairs_within, verify
 from ..errors import CanonError, MissingResource, ProfileError
-from ..sources.fetch import FetchOptions
+from ..index.ingest import Failure, Item, read_entries
 from ..lsh import band_keys, optimal_bands
 from ..profile import Profile, get_profile
 from ..sketch import signatures
+from ..sources.fetch import FetchOptions
+from .local import DedupResult, Entry, clusters, pairs_within, verify
 
 __all__ = ["connect", "dedup_dask"]
 

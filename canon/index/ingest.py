@@ -21,12 +21,12 @@ from typing import Any
 from ..canonical import canonicalize
 from ..dedup.local import Entry
 from ..errors import CanonError, InputError
-from ..sources.extract import extract_html
-from ..sources.fetch import FetchOptions, is_url
-from .store import Index, Prepared, keep_sampled
 from ..profile import Profile
 from ..shingle import shingle_hashes
 from ..sources.documents import Document, read_source
+from ..sources.extract import extract_html
+from ..sources.fetch import FetchOptions, is_url
+from .store import Index, Prepared, keep_sampled
 
 __all__ = [
     "AddReport",

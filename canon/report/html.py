@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from ..canonical import Fragment, canonicalize
-from ..uniqueness import CheckResult
 from ..comparison import Comparison, Table, shared_fragments
 from ..errors import InputError
 from ..sources.documents import Document
+from ..uniqueness import CheckResult
 from .terminal import describe, stats_rows
 
 __all__ = [

@@ -11,11 +11,11 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 
 from ..canonical import Canonical
-from ..uniqueness import CheckResult
 from ..comparison import Comparison, Table
 from ..profile import Profile
 from ..sources.documents import Document
 from ..text.tokenize import Fold
+from ..uniqueness import CheckResult
 
 __all__ = [
     "describe",

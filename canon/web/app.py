@@ -25,9 +25,9 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..sources.fetch import is_url
 from ..report.html import highlighted, stats_section
 from ..sources.documents import Document
+from ..sources.fetch import is_url
 from .highlight import twin_marked
 from .service import (
     UPLOAD_SUFFIXES,

@@ -7,12 +7,12 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..uniqueness import CheckResult, check
 from ..comparison import Comparison, Table, compare_table
 from ..errors import CanonError, IndexFileError, InputError, ProfileError, TextTooShort
-from ..sources.fetch import FetchOptions, is_url
 from ..index.store import Index, IndexStats
 from ..sources.documents import Document, read_source
+from ..sources.fetch import FetchOptions, is_url
+from ..uniqueness import CheckResult, check
 
 __all__ = [
     "UPLOAD_SUFFIXES",

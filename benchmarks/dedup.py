@@ -31,7 +31,8 @@ import numpy as np
 from speed import generate_documents, table
 
 from canon import canonicalize, shingle_hashes
-from canon.dedup.local import Entry, dedup, exact_jaccard
+from canon.dedup import Entry, dedup
+from canon.measures import exact_jaccard
 from canon.sketch import estimate_jaccard, signatures
 
 NUM_PERM = 128

@@ -8,7 +8,7 @@ For each step:
   add`` runs it (profiles raw and lemma, k = 4, ``--workers`` processes, batches of 500);
 - SQLite alone: the time spent in ``Index.write_batch`` during that add (the class attribute is
   wrapped with a timer), as documents/s and posting rows/s (the workers run meanwhile);
-- preparation alone: documents/s of ``canon.index.ingest.prepare_all`` over the same items, reading
+- preparation alone: documents/s of ``canon.index.prepare.prepare_all`` over the same items, reading
   the JSON Lines files included, nothing written (a separate run just before the add): what
   canonicalization and hashing allow.  The slower of the two limits the add (target: the
   canonicalization, not SQLite).  The add overlaps both: workers prepare while the main
@@ -67,8 +67,9 @@ from speed import _sentence, load_lexicon, sample_words, table, verdict
 import canon
 import canon.index.store
 from canon import Index, Profile, add_sources, get_profile
-from canon.index.ingest import Item, expand, prepare_all
+from canon.index.prepare import prepare_all
 from canon.index.store import IndexedProfile, Prepared
+from canon.sources.collection import Item, expand
 
 CANON_BIN = Path(sys.executable).with_name("canon")
 PROFILES = ("raw", "lemma")

@@ -1,7 +1,7 @@
 """canon: how much Russian texts share, by word shingles over one canonical form."""
 
 from .canonical import Canonical, canonicalize
-from .comparison import Comparison, Table, TooShort, compare, compare_sets, compare_table
+from .comparison import Comparison, Table, TooShort, compare, compare_table
 from .errors import (
     CanonError,
     EmptyText,
@@ -9,11 +9,14 @@ from .errors import (
     IndexFileError,
     InputError,
     MissingResource,
+    OptionError,
+    OutputError,
     ProfileError,
     TextTooShort,
 )
 from .index.ingest import AddReport, add_sources
 from .index.store import Index
+from .measures import compare_sets
 from .profile import BUILTIN_PROFILES, Profile, get_profile
 from .shingle import shingle_hashes, shingles, token_hashes
 from .sources.documents import Document, read_source
@@ -41,6 +44,8 @@ __all__ = [
     "IndexFileError",
     "InputError",
     "MissingResource",
+    "OptionError",
+    "OutputError",
     "Profile",
     "ProfileError",
     "Table",

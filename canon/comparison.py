@@ -1,18 +1,19 @@
 """Two texts → shared shingles and the metrics that name what they measure; the side-by-side table.
 
-Let A and B be the sets of distinct shingles.  ``jaccard`` = |A∩B| / |A∪B|,
-``dice`` = 2|A∩B| / (|A| + |B|), ``containment_first`` = |A∩B| / |A| (how much of the first
-text is found in the second) and ``containment_second`` = |A∩B| / |B|.
+The measures are those of :mod:`canon.measures`; a :class:`Table` holds one
+:class:`Comparison` per profile and k, and keeps each text's :class:`Canonical` per profile so
+that reports draw their highlights without canonicalizing again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .canonical import Canonical, Fragment, canonicalize
 from .errors import ProfileError, TextTooShort
+from .measures import compare_sets
 from .profile import Profile, get_profile
 from .shingle import shingles, window_count
 from .text.tokenize import Fold
@@ -22,7 +23,6 @@ __all__ = [
     "Table",
     "TooShort",
     "compare",
-    "compare_sets",
     "compare_table",
     "shared_fragments",
 ]
@@ -68,6 +68,7 @@ class TooShort:
     first_words: int
     second_words: int
     message: str
+    side: str = ""  # which text is too short
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -93,21 +94,6 @@ def shared_fragments(
         c.fragments([n * step for n, w in enumerate(ws) if w in common], k)
         for c, ws in zip((first, second), windows)
     )  # type: ignore[return-value]
-
-
-def compare_sets(first: set[Any], second: set[Any]) -> tuple[int, float, float, float, float]:
-    """``(common, jaccard, dice, containment_first, containment_second)`` of two non-empty sets."""
-    if not first or not second:
-        raise ValueError("both shingle sets must be non-empty: empty sets are not similar")
-    common = len(first & second)
-    union = len(first) + len(second) - common
-    return (
-        common,
-        common / union,
-        2 * common / (len(first) + len(second)),
-        common / len(first),
-        common / len(second),
-    )
 
 
 def _pair(
@@ -184,9 +170,22 @@ class Table:
     cells: dict[tuple[str, int], Comparison | TooShort]
     words: dict[str, tuple[int, int]]
     folds: dict[str, tuple[tuple[Fold, ...], tuple[Fold, ...]]]
+    canonicals: dict[str, tuple[Canonical, Canonical]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def cell(self, profile: str, k: int) -> Comparison | TooShort:
         return self.cells[(profile, k)]
+
+    def require_measurable(self) -> Table:
+        """This table, or :class:`TextTooShort` when no cell could be measured."""
+        cells = list(self.cells.values())
+        if any(isinstance(c, Comparison) for c in cells):
+            return self
+        short = cells[0]
+        assert isinstance(short, TooShort)
+        words = short.first_words if short.first_words < short.k else short.second_words
+        raise TextTooShort(words, short.k, short.side, short.message)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -240,13 +239,16 @@ def compare_table(
     cells: dict[tuple[str, int], Comparison | TooShort] = {}
     words: dict[str, tuple[int, int]] = {}
     folds: dict[str, tuple[tuple[Fold, ...], tuple[Fold, ...]]] = {}
+    canonicals: dict[str, tuple[Canonical, Canonical]] = {}
     for profile in chosen:
         a, b = _pair(first, second, profile)
+        canonicals[profile.name] = (a, b)
         words[profile.name] = (len(a), len(b))
         folds[profile.name] = (a.folds, b.folds)
         for k in ks:
             try:
                 cells[(profile.name, k)] = _measure(a, b, k, step, labels)
             except TextTooShort as short:
-                cells[(profile.name, k)] = TooShort(profile.name, k, len(a), len(b), str(short))
-    return Table(ks, chosen, cells, words, folds)
+                cell = TooShort(profile.name, k, len(a), len(b), str(short), short.side)
+                cells[(profile.name, k)] = cell
+    return Table(ks, chosen, cells, words, folds, canonicals)

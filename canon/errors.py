@@ -1,61 +1,172 @@
-"""One family of errors: every message says what is wrong and what to do about it."""
+"""One family of errors: every message says what is wrong and what to do, in the library's terms.
+
+::
+
+    CanonError                      exit 2; the base of every error canon raises on purpose
+    ├── InputError                  a source (file, stdin, upload, page) cannot be read as text
+    │   │                           .source, .reason
+    │   ├── FetchError              a URL cannot be fetched            .url, .reason
+    │   └── ExtractionError         HTML or .docx without usable text  .source, .reason
+    ├── OptionError (ValueError)    a setting out of its range         .option, .value
+    │   └── ProfileError            an unknown profile, word list or rule
+    ├── TextTooShort (ValueError)   fewer canonical words than k       .words, .k, .side
+    │   └── EmptyText               no word at all (statistics need k = 1)
+    ├── IndexFileError              an index file cannot be used       .path, .reason
+    ├── OutputError                 a report or result cannot be written  .path
+    └── MissingResource             an optional package is not installed  .package
+
+Messages never name a command-line flag or a form field: they name the setting (``option``),
+the side (``side``: ``first``, ``second``, ``draft``) or the reason (``reason``, a short
+kebab-case code such as ``private-address``).  The CLI turns those attributes into ``--flag``
+hints and the web app into ``{"field": ...}``.  ``exit_code`` is the process exit status for
+the error; :class:`Outcome` holds the statuses of runs that did not fail.
+"""
 
 from __future__ import annotations
+
+from enum import IntEnum
 
 __all__ = [
     "CanonError",
     "EmptyText",
+    "ExtractionError",
     "FetchError",
     "IndexFileError",
     "InputError",
     "MissingResource",
+    "OptionError",
+    "Outcome",
+    "OutputError",
     "ProfileError",
     "TextTooShort",
 ]
 
 
+class Outcome(IntEnum):
+    """Exit statuses: 0 fine, 1 below the user's bar, 2 bad input, 3 some sources failed."""
+
+    OK = 0
+    BELOW_BAR = 1
+    BAD_INPUT = 2
+    SOME_FAILED = 3
+
+
 class CanonError(Exception):
     """Base of every error canon raises on purpose; the CLI prints its message and exits 2."""
+
+    exit_code: int = Outcome.BAD_INPUT
+    reason: str | None = None
+
+    def __init__(self, message: str, *, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if reason is not None:
+            self.reason = reason
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class InputError(CanonError):
     """A source (file, stdin, page) cannot be read as text."""
 
+    def __init__(self, message: str, *, source: str | None = None, reason: str | None = None):
+        super().__init__(message, reason=reason)
+        self.source = source
+
 
 class FetchError(InputError):
-    """A URL cannot be fetched: DNS, connection, timeout, HTTP status, size, content type."""
+    """A URL cannot be fetched: DNS, connection, deadline, HTTP status, size, content type.
+
+    ``reason`` is one of ``not-http``, ``dns``, ``private-address``, ``connect``, ``timeout``,
+    ``deadline``, ``status``, ``too-large``, ``content-type``, ``redirect``, ``decoding``,
+    ``cache``, ``http``.
+    """
+
+    def __init__(self, url: str, message: str, *, reason: str) -> None:
+        super().__init__(f"{url}: {message}", source=url, reason=reason)
+        self.url = url
 
 
-class IndexFileError(InputError):
-    """An index file cannot be used: not an index, a newer schema, other rules, no room."""
+class ExtractionError(InputError):
+    """A page or document holds no text canon can use (``reason``: ``no-main-text``, …)."""
 
 
-class ProfileError(CanonError, ValueError):
-    """An unknown profile, stop list, synonym file or option value."""
+class OptionError(CanonError, ValueError):
+    """A setting has a value outside its range; ``option`` names the setting."""
+
+    def __init__(self, option: str, message: str, *, value: object = None) -> None:
+        super().__init__(f"{option} {message}")
+        self.option = option
+        self.problem = message
+        self.value = value
+
+
+class ProfileError(OptionError):
+    """An unknown profile, stop list, synonym file or profile rule."""
+
+    def __init__(self, message: str, *, option: str = "profile", value: object = None) -> None:
+        CanonError.__init__(self, message)
+        self.option = option
+        self.value = value
+
+
+class TextTooShort(CanonError, ValueError):
+    """A text has fewer canonical words than the shingle size: there is nothing to compare.
+
+    ``side`` says which text: ``first``, ``second``, ``draft``, or a source's name.
+    """
+
+    def __init__(self, words: int, k: int, side: str = "text", message: str | None = None):
+        self.words = words
+        self.k = k
+        self.side = side
+        super().__init__(
+            message
+            or f"{side} has {words} canonical word{'s' if words != 1 else ''}, fewer than k={k}: "
+            "use a smaller k or a longer text (two empty shingle sets are not 100% similar)"
+        )
+
+    @property
+    def label(self) -> str:  # the name older callers used
+        return self.side
+
+
+class EmptyText(TextTooShort):
+    """A text without a single word: statistics count single words, so they need k = 1."""
+
+    def __init__(self, side: str = "text") -> None:
+        super().__init__(
+            0,
+            1,
+            side,
+            f"{side} has no words (runs of letters or digits): give a text with at least one word",
+        )
+
+
+class IndexFileError(CanonError):
+    """An index file cannot be used: not an index, a newer schema, other rules, no room.
+
+    ``reason``: ``missing``, ``not-an-index``, ``schema``, ``rules``, ``empty``, ``read-only``,
+    ``disk-full``, ``corrupt``, ``sqlite``.
+    """
+
+    def __init__(self, message: str, *, path: object = None, reason: str | None = None) -> None:
+        super().__init__(message, reason=reason)
+        self.path = path
+
+
+class OutputError(CanonError):
+    """A report, plot or result file cannot be written."""
+
+    def __init__(self, path: object, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
 
 
 class MissingResource(CanonError):
     """An optional package or data set the chosen option needs is not installed."""
 
-
-class TextTooShort(CanonError, ValueError):
-    """A text has fewer canonical words than the shingle size: there is nothing to compare."""
-
-    def __init__(self, words: int, k: int, label: str = "text") -> None:
-        self.words = words
-        self.k = k
-        self.label = label
-        super().__init__(
-            f"{label} has {words} canonical word{'s' if words != 1 else ''}, fewer than k={k}: "
-            "use a smaller k or a longer text (two empty shingle sets are not 100% similar)"
-        )
-
-
-class EmptyText(TextTooShort):
-    """A text without a single word: there is nothing to count."""
-
-    def __init__(self, label: str = "text") -> None:
-        super().__init__(0, 1, label)
-        self.args = (
-            f"{label} has no words (runs of letters or digits): give a text with at least one word",
-        )
+    def __init__(self, message: str, *, package: str | None = None) -> None:
+        super().__init__(message)
+        self.package = package

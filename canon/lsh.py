@@ -15,7 +15,7 @@ from functools import cache
 
 import numpy as np
 
-from .errors import ProfileError
+from .errors import OptionError
 
 __all__ = ["band_keys", "candidate_probability", "optimal_bands"]
 
@@ -42,9 +42,11 @@ def optimal_bands(
 ) -> tuple[int, int]:
     """``(bands, rows)`` for a Jaccard ``threshold`` in (0, 1] and ``num_perm`` values."""
     if not 0 < threshold <= 1:
-        raise ProfileError(f"the threshold must be in (0, 1], got {threshold}")
+        raise OptionError("threshold", f"must be in (0, 1], got {threshold}", value=threshold)
     if type(num_perm) is not int or num_perm < 1:
-        raise ProfileError(f"num_perm must be a positive integer, got {num_perm!r}")
+        raise OptionError(
+            "num_perm", f"must be a positive integer, got {num_perm!r}", value=num_perm
+        )
     best, best_cost = (1, num_perm), float("inf")
     for bands in range(1, num_perm + 1):
         for rows in range(1, num_perm // bands + 1):

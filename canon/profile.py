@@ -95,6 +95,10 @@ class Profile:
         del data["name"]
         return data
 
+    def to_dict(self) -> dict[str, object]:
+        """The profile's name, fingerprint and rules."""
+        return {"profile": self.name, "fingerprint": self.fingerprint, "settings": self.settings()}
+
     @property
     def word_for_word(self) -> bool:
         """True when a match under this profile is a word-for-word copy: no lemmas or stems,

@@ -20,7 +20,14 @@ from collections.abc import Sequence
 import numpy as np
 import xxhash
 
-__all__ = ["shingle_hashes", "shingles", "token_hashes", "window_count", "window_hashes"]
+__all__ = [
+    "keep_sampled",
+    "shingle_hashes",
+    "shingles",
+    "token_hashes",
+    "window_count",
+    "window_hashes",
+]
 
 _GOLDEN = 0x9E3779B97F4A7C15
 _M1 = np.uint64(0xFF51AFD7ED558CCD)
@@ -92,3 +99,8 @@ def _sorted_distinct(values: np.ndarray) -> np.ndarray:
     keep[0] = True
     np.not_equal(values[1:], values[:-1], out=keep[1:])
     return values[keep]
+
+
+def keep_sampled(hashes: np.ndarray, sample: int) -> np.ndarray:
+    """The hashes that mod-``sample`` sampling keeps (all of them when ``sample`` is 1)."""
+    return hashes if sample == 1 else hashes[hashes % np.uint64(sample) == 0]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import ProfileError
+from .errors import OptionError
 
 __all__ = ["SIGNATURE_SCHEME", "Signature", "estimate_jaccard", "signature", "signatures"]
 
@@ -46,7 +46,9 @@ def _mix(x: np.ndarray) -> np.ndarray:
 
 def _check(num_perm: int) -> None:
     if type(num_perm) is not int or num_perm < 1:
-        raise ProfileError(f"num_perm must be a positive integer, got {num_perm!r}")
+        raise OptionError(
+            "num_perm", f"must be a positive integer, got {num_perm!r}", value=num_perm
+        )
 
 
 @dataclass(frozen=True, eq=False)

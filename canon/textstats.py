@@ -61,7 +61,7 @@ from typing import Any
 import numpy as np
 
 from .canonical import canonicalize
-from .errors import EmptyText, ProfileError
+from .errors import EmptyText, OptionError
 from .profile import Profile, get_profile
 from .text.wordlists import NEGATION_LIST, list_words
 
@@ -293,10 +293,10 @@ def text_stats(text: str, *, top: int = 10) -> TextStats:
 
     The module docstring defines each measure and the word sequence it is counted on.
     Raises :class:`EmptyText` (a :class:`~canon.errors.TextTooShort`) when the text has no
-    word, and :class:`~canon.errors.ProfileError` when ``top`` is negative.
+    word, and :class:`~canon.errors.OptionError` when ``top`` is negative.
     """
     if top < 0:
-        raise ProfileError(f"top must be 0 or more, got {top}")
+        raise OptionError("top", f"must be 0 or more, got {top}", value=top)
     words = len(canonicalize(text, "raw").tokens)
     lemmas = canonicalize(text, stats_profile()).tokens
     if not words or not lemmas:

@@ -10,23 +10,22 @@ token spans and merged into fragments.
 
 from __future__ import annotations
 
-import json
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 import numpy as np
 
 from .canonical import Fragment, canonicalize
-from .dedup.local import exact_jaccard
-from .errors import IndexFileError, InputError, ProfileError, TextTooShort
+from .errors import IndexFileError, InputError, OptionError, TextTooShort
+from .exclusion import Exclusion
+from .index.rules import profile_of
 from .index.store import Index, IndexedProfile
-from .profile import Profile
+from .measures import exact_jaccard
 from .shingle import window_hashes
 from .sketch import estimate_jaccard, signature
+from .text.quotes import quoted_ranges
 
 __all__ = [
     "CheckResult",
@@ -35,13 +34,7 @@ __all__ = [
     "SimilarDocument",
     "SourceMatch",
     "check",
-    "profile_of",
-    "quoted_ranges",
 ]
-
-# „лапки“, “English” and "straight" quotes; «ёлочки» may nest and are matched by depth.
-_OTHER_QUOTES = re.compile(r"„[^„“”]*[“”]|“[^“”]*”|\"[^\"\n]*\"")
-_GUILLEMETS = re.compile(r"[«»]")
 
 
 @dataclass(frozen=True)
@@ -113,60 +106,6 @@ class CheckResult:
         return {"profiles": [p.to_dict() for p in self.profiles]}
 
 
-def quoted_ranges(text: str) -> list[tuple[int, int]]:
-    """Character ranges of quotations, quote marks included; nested «…» count as one."""
-    ranges: list[tuple[int, int]] = []
-    depth = start = 0
-    for mark in _GUILLEMETS.finditer(text):
-        if mark.group() == "«":
-            start = mark.start() if depth == 0 else start
-            depth += 1
-        elif depth:
-            depth -= 1
-            if depth == 0:
-                ranges.append((start, mark.end()))
-    for quote in _OTHER_QUOTES.finditer(text):
-        if not any(s <= quote.start() < e for s, e in ranges):
-            ranges.append(quote.span())
-    return sorted(ranges)
-
-
-def profile_of(indexed: IndexedProfile) -> Profile:
-    """The Profile an index stored, checked against its fingerprint."""
-    profile = Profile(name=indexed.name, **json.loads(indexed.settings))
-    if profile.fingerprint != indexed.fingerprint:
-        raise IndexFileError(
-            f"the index's profile {indexed.name} has fingerprint {indexed.fingerprint}, but the "
-            f"same rules give {profile.fingerprint} here (another dictionary or word list "
-            "version): rebuild the index"
-        )
-    return profile
-
-
-class _Excluder:
-    """--exclude: a source exactly, a domain (and its subdomains), or a regular expression."""
-
-    def __init__(self, patterns: Sequence[str]) -> None:
-        self.patterns = list(patterns)
-        self.regexes = []
-        for pattern in self.patterns:
-            try:
-                self.regexes.append(re.compile(pattern))
-            except re.error as exc:
-                message = f"--exclude {pattern!r}: not a valid regular expression ({exc})"
-                raise InputError(message) from None
-
-    def __call__(self, source: str) -> bool:
-        host = (urlsplit(source).hostname or "") if "://" in source else ""
-        for pattern, regex in zip(self.patterns, self.regexes):
-            domain = pattern.lower().removeprefix("www.")
-            if source == pattern or (host and (host == domain or host.endswith("." + domain))):
-                return True
-            if regex.search(source):
-                return True
-        return False
-
-
 def _windows_in_quotes(
     spans: Sequence[tuple[int, int]], k: int, step: int, count: int, quotes: list[tuple[int, int]]
 ) -> np.ndarray:
@@ -183,7 +122,7 @@ def _similar(
     indexed: IndexedProfile,
     hashes: np.ndarray,
     threshold: float,
-    exclude: _Excluder,
+    exclude: Exclusion,
 ) -> tuple[SimilarDocument, ...]:
     """Near-duplicates of the whole draft: LSH candidates, verified by exact Jaccard."""
     mine = signature(hashes, indexed.num_perm, indexed.seed)
@@ -202,11 +141,11 @@ def _check_profile(
     text: str,
     index: Index,
     indexed: IndexedProfile,
-    exclude: _Excluder,
+    exclude: Exclusion,
     skip_quotes: bool,
     top: int,
     similar: float | None,
-    common: int | None,
+    max_postings: int | None,
 ) -> ProfileCheck:
     profile = profile_of(indexed)
     canonical = canonicalize(text, profile)
@@ -220,17 +159,22 @@ def _check_profile(
         keep &= ~inside
     distinct = np.unique(hashes[keep])
     if len(hashes) == 0:
-        raise TextTooShort(len(canonical), k, "the draft")
+        raise TextTooShort(len(canonical), k, "draft")
     if len(distinct) == 0:
         reason = (
             f"none of its {len(hashes)} shingles is kept by the index's 1/{indexed.sample} sampling"
             if indexed.sample > 1
             else "all its shingles are inside quotations"
         )
-        raise InputError(f"the draft cannot be checked under {indexed.name}: {reason}")
-    rows, frequent = index.postings(indexed, distinct, common)
+        code = "sampling" if indexed.sample > 1 else "all-quoted"
+        raise InputError(
+            f"the draft cannot be checked under {indexed.name}: {reason}",
+            source="draft",
+            reason=code,
+        )
+    rows, frequent = index.postings(indexed, distinct, max_postings)
     names: dict[int, tuple[str, str | None]] = {}
-    if exclude.patterns:
+    if exclude:
         names = index.sources({doc for _, doc in rows})
         allowed = {doc for doc, (source, _) in names.items() if not exclude(source)}
         rows = [(h, doc) for h, doc in rows if doc in allowed]
@@ -287,20 +231,24 @@ def check(
     skip_quotes: bool = False,
     top: int = 10,
     similar: float | None = None,
-    common: int | None = 1000,
+    max_postings: int | None = 1000,
 ) -> CheckResult:
     """Check ``text`` against ``index`` under each of its profiles (or the ones named).
 
     With ``similar``, also list the indexed documents whose whole shingle set has Jaccard at
     least ``similar`` with the draft's: LSH candidates, verified exactly.
 
-    A shingle held by more than ``common`` indexed documents is a set phrase: it counts as
-    borrowed, but is credited to no source (it identifies none), which keeps a check fast
-    however large the index.  ``common=None`` credits every shingle.
+    A shingle held by more than ``max_postings`` indexed documents is a set phrase: it counts
+    as borrowed, but is credited to no source (it identifies none), which keeps a check fast
+    however large the index.  ``max_postings=None`` credits every shingle.
     """
     available = index.profiles()
     if not available:
-        raise IndexFileError(f"{index.path}: the index is empty; add documents first")
+        raise IndexFileError(
+            f"{index.path}: the index is empty; add documents first",
+            path=index.path,
+            reason="empty",
+        )
     chosen = available
     if profiles:
         by_name = {p.name: p for p in available}
@@ -309,13 +257,16 @@ def check(
             built = ", ".join(f"{p.name} ({p.fingerprint}, k={p.k})" for p in available)
             raise IndexFileError(
                 f"{index.path}: was built with {built}, not with {unknown[0]}: "
-                "check with the index's profiles or build another index"
+                "check with the index's profiles or build another index",
+                path=index.path,
+                reason="rules",
             )
         chosen = [by_name[name] for name in profiles]
-    excluder = _Excluder(exclude)
+    excluder = Exclusion(exclude)
     if similar is not None and not 0 < similar <= 1:
-        raise ProfileError(f"--similar must be a Jaccard in (0, 1], got {similar}")
+        raise OptionError("similar", f"must be a Jaccard in (0, 1], got {similar}", value=similar)
     results = tuple(
-        _check_profile(text, index, p, excluder, skip_quotes, top, similar, common) for p in chosen
+        _check_profile(text, index, p, excluder, skip_quotes, top, similar, max_postings)
+        for p in chosen
     )
     return CheckResult(text, results)

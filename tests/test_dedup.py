@@ -14,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import canon
-from canon.dedup.local import Entry, dedup, exact_jaccard
+from canon.dedup import Entry, dedup
 from canon.lsh import band_keys, candidate_probability, optimal_bands
+from canon.measures import exact_jaccard
 from canon.sketch import Signature, estimate_jaccard, signature, signatures
 
 
@@ -89,8 +90,9 @@ def test_banding_favours_recall() -> None:
 
 @pytest.mark.parametrize(("threshold", "num_perm"), [(0, 128), (1.5, 128), (0.8, 0)])
 def test_bad_settings(threshold: float, num_perm: int) -> None:
-    with pytest.raises(canon.ProfileError):
+    with pytest.raises(canon.OptionError) as info:
         optimal_bands(threshold, num_perm)
+    assert info.value.option == ("threshold" if num_perm else "num_perm")
 
 
 def test_planted_near_duplicates_recall_and_precision() -> None:
@@ -122,7 +124,7 @@ def test_clusters_are_components_of_verified_pairs(sets: list[set[int]]) -> None
     result = dedup(entries, 0.5, num_perm=256)
     for cluster in result.clusters:
         assert len(cluster.members) >= 2
-        assert cluster.canonical in cluster.members
+        assert cluster.representative in cluster.members
         assert all(similarity >= 0.5 for _, _, similarity in cluster.pairs)
     # every reported pair is a true pair; no document is in two clusters
     members = [m for c in result.clusters for m in c.members]
@@ -140,7 +142,7 @@ def test_canonical_member_is_the_longest_then_earliest() -> None:
     same = np.arange(1, 50, dtype=np.uint64)
     entries = [Entry("a", same, 10), Entry("b", same, 30), Entry("c", same, 30)]
     (cluster,) = dedup(entries, 0.9).clusters
-    assert cluster.members == ("a", "b", "c") and cluster.canonical == "b"
+    assert cluster.members == ("a", "b", "c") and cluster.representative == "b"
 
 
 def test_dedup_command(tmp_path: Path, examples: Path) -> None:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import canon
 from canon import Index
-from canon.uniqueness import quoted_ranges
+from canon.text.quotes import quoted_ranges
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "site"
@@ -170,8 +170,9 @@ def test_exclude_by_source_domain_and_regex(tmp_path: Path) -> None:
     with Index(db, readonly=True) as index:
         result = canon.check(text, index, exclude=["client.ru", "rival.ru", "draft-7"])
         assert result.profiles[0].uniqueness == 1.0
-        with pytest.raises(canon.InputError, match="not a valid regular expression"):
+        with pytest.raises(canon.OptionError, match="not a valid regular expression") as info:
             canon.check(text, index, exclude=["("])
+        assert info.value.option == "exclude"
 
 
 def test_readd_skips_unchanged_and_replaces_changed(tmp_path: Path) -> None:
@@ -304,8 +305,9 @@ def test_similar_finds_near_duplicates_of_the_whole_draft(corpus) -> None:
     near_copy = text.replace(".", ",", 1)  # a single comma: the same words
     with Index(db, readonly=True) as index:
         result = canon.check(near_copy, index, similar=0.8)
-        with pytest.raises(canon.ProfileError, match="--similar must be"):
+        with pytest.raises(canon.OptionError, match=r"^similar must be") as info:
             canon.check(near_copy, index, similar=1.5)
+    assert info.value.option == "similar" and info.value.value == 1.5
     for profile in result.profiles:
         assert profile.similar
         best = profile.similar[0]
@@ -355,8 +357,8 @@ def test_set_phrases_count_as_borrowed_but_credit_no_source(corpus) -> None:
     db, docs = corpus
     draft = " ".join(sorted(docs.values())[:2])
     with Index(db, readonly=True) as index:
-        exact = canon.check(draft, index, common=None, top=1000).profiles[0]
-        capped = canon.check(draft, index, common=2, top=1000).profiles[0]
+        exact = canon.check(draft, index, max_postings=None, top=1000).profiles[0]
+        capped = canon.check(draft, index, max_postings=2, top=1000).profiles[0]
     assert capped.uniqueness == exact.uniqueness  # every borrowed shingle still counts
     assert capped.fragments == exact.fragments
     credited = {m.source: m.shared for m in capped.sources}

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from canon import canonicalize
-from canon.errors import CanonError, EmptyText, ProfileError, TextTooShort
+from canon.errors import CanonError, EmptyText, OptionError, TextTooShort
 from canon.textstats import (
     ZIPF_MIN_LEMMAS,
     Keyword,
@@ -145,8 +145,9 @@ def test_top_limits_keywords_only() -> None:
     assert [k.lemma for k in text_stats(CATS, top=2).keywords] == ["диван", "кошка"]
     assert text_stats(CATS, top=0).keywords == ()
     assert text_stats(CATS, top=0).academic_nausea == text_stats(CATS).academic_nausea
-    with pytest.raises(ProfileError, match="top"):
+    with pytest.raises(OptionError, match="top") as info:
         text_stats(CATS, top=-1)
+    assert info.value.option == "top"
 
 
 def test_longer_text_gets_a_zipf_fit(examples: Path) -> None:

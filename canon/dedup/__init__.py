@@ -1,5 +1,22 @@
-"""Near-duplicate clusters of a corpus: MinHash signatures, LSH candidates, exact verification."""
+"""Near-duplicate clusters of a corpus: MinHash signatures, LSH candidates, exact verification.
 
-from .local import Cluster, DedupResult, Entry, dedup
+``dedup_corpus`` is one run; the engines (local, Dask) take the same inputs and give the same
+clusters.
+"""
 
-__all__ = ["Cluster", "DedupResult", "Entry", "dedup"]
+from .local import LocalEngine, dedup
+from .run import DedupRun, dedup_corpus
+from .settings import MinHashSettings, Reading
+from .stages import Cluster, DedupResult, Entry
+
+__all__ = [
+    "Cluster",
+    "DedupResult",
+    "DedupRun",
+    "Entry",
+    "LocalEngine",
+    "MinHashSettings",
+    "Reading",
+    "dedup",
+    "dedup_corpus",
+]

@@ -1,4 +1,4 @@
-"""Corpus dedup on a Dask cluster (dask.distributed): the stages of :mod:`canon.dedup`, as tasks.
+"""The Dask engine (dask.distributed): the stages of :mod:`canon.dedup.stages`, as tasks.
 
 - Workers read and canonicalize partitions of the sources and compute signatures and band keys.
 - Band keys are shuffled (``Bag.groupby``) so that documents sharing a key meet; each group
@@ -16,19 +16,21 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import CanonError, MissingResource, ProfileError
-from ..index.ingest import Failure, Item, read_entries
-from ..lsh import band_keys, optimal_bands
+from ..errors import CanonError, MissingResource
+from ..lsh import band_keys
 from ..profile import Profile, get_profile
 from ..sketch import signatures
+from ..sources.collection import Failure, Item
 from ..sources.fetch import FetchOptions
-from .local import DedupResult, Entry, clusters, pairs_within, verify
+from .settings import MinHashSettings, Reading
+from .stages import DedupResult, Entry, clusters, pairs_within, read_entries, verify
 
-__all__ = ["connect", "dedup_dask"]
+__all__ = ["DaskEngine", "connect", "dedup_dask"]
 
 CONNECT_TIMEOUT = 10.0
 
@@ -39,7 +41,8 @@ def _require_dask() -> None:
         import distributed  # noqa: F401
     except ImportError as exc:
         raise MissingResource(
-            "--engine dask needs Dask: pip install 'canon[dask]' (dask and distributed)"
+            "the Dask engine needs Dask: pip install 'canon[dask]' (dask and distributed)",
+            package="dask",
         ) from exc
 
 
@@ -57,7 +60,8 @@ def connect(
         except (OSError, TimeoutError, ValueError) as exc:
             raise CanonError(
                 f"cannot reach the Dask scheduler at {scheduler} within {timeout:g} s; "
-                "check the address and that the scheduler runs"
+                "check the address and that the scheduler runs",
+                reason="scheduler",
             ) from exc
         with client:
             yield client
@@ -74,11 +78,11 @@ def connect(
 # Functions below run on the workers; they must be importable top-level functions.
 
 
-def _prepare(
-    part: Iterable[tuple[int, Item | Entry]], job: dict[str, Any]
+def _read_partition(
+    part: Iterable[tuple[int, Item | Entry]], reading: Reading
 ) -> list[tuple[int, Entry | Failure]]:
     part = list(part)  # a partition may be an iterator
-    return list(zip([i for i, _ in part], read_entries([x for _, x in part], **job)))
+    return list(zip([i for i, _ in part], read_entries([x for _, x in part], reading)))
 
 
 def _band_records(
@@ -104,7 +108,7 @@ def _verify(
 
 def dedup_dask(
     inputs: Sequence[Item | Entry],
-    threshold: float,
+    threshold: float | MinHashSettings,
     *,
     client: Any,
     profile: Profile | str = "lemma",
@@ -116,24 +120,33 @@ def dedup_dask(
     fetch_options: FetchOptions | None = None,
 ) -> tuple[DedupResult, list[Failure]]:
     """Dedup ``inputs`` (sources to read on the workers, or prepared entries) on ``client``."""
+    settings = (
+        threshold
+        if isinstance(threshold, MinHashSettings)
+        else MinHashSettings(threshold, num_perm, seed)
+    )
+    reading = Reading(get_profile(profile), k, whole_page, fetch_options or FetchOptions())
+    return _run(inputs, settings, reading, client, partitions)
+
+
+def _run(
+    inputs: Sequence[Item | Entry],
+    settings: MinHashSettings,
+    reading: Reading,
+    client: Any,
+    partitions: int | None,
+) -> tuple[DedupResult, list[Failure]]:
     import dask
     import dask.bag as db
 
-    if not 0 < threshold <= 1:
-        raise ProfileError(f"the threshold must be in (0, 1], got {threshold}")
+    threshold, num_perm, seed = settings.threshold, settings.num_perm, settings.seed
     seconds: dict[str, float] = {}
     start = time.perf_counter()
-    bands, rows = optimal_bands(threshold, num_perm)
+    bands, rows = settings.banding
     count = partitions or max(1, 2 * len(client.scheduler_info()["workers"]))
-    job = {
-        "profile": get_profile(profile),
-        "k": k,
-        "whole_page": whole_page,
-        "fetch_options": fetch_options or FetchOptions(),
-    }
     prepared = (
         db.from_sequence(list(enumerate(inputs)), npartitions=min(count, max(1, len(inputs))))
-        .map_partitions(_prepare, job)
+        .map_partitions(_read_partition, reading)
         .persist()
     )
     failures = [x for _, x in prepared.filter(lambda r: isinstance(r[1], Failure)).compute()]
@@ -180,3 +193,25 @@ def dedup_dask(
         tuple(found), len(meta), len(candidates), len(verified), bands, rows, seconds
     )
     return result, failures
+
+
+@dataclass(frozen=True)
+class DaskEngine:
+    """Run the stages as Dask tasks: on the scheduler at ``scheduler``, or on a LocalCluster
+    of ``workers`` processes; ``partitions`` defaults to two per worker."""
+
+    scheduler: str | None = None
+    workers: int = 2
+    partitions: int | None = None
+
+    def run(
+        self,
+        inputs: Sequence[Item | Entry],
+        settings: MinHashSettings,
+        reading: Reading,
+        on_stage: Any = None,
+    ) -> tuple[DedupResult, list[Failure]]:
+        with connect(self.scheduler, self.workers) as client:
+            if on_stage is not None:
+                on_stage("reading, shingling and clustering on Dask")
+            return _run(inputs, settings, reading, client, self.partitions)

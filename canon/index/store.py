@@ -29,9 +29,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import CanonError, IndexFileError
+from ..errors import CanonError, IndexFileError, OptionError
 from ..lsh import band_keys, optimal_bands
 from ..profile import Profile
+from ..shingle import keep_sampled
 from ..sketch import Signature, signatures
 
 __all__ = [
@@ -159,11 +160,6 @@ def _signed(hashes: np.ndarray) -> list[int]:
     return hashes.astype(np.uint64).view(np.int64).tolist()
 
 
-def keep_sampled(hashes: np.ndarray, sample: int) -> np.ndarray:
-    """The hashes that mod-``sample`` sampling keeps (all of them when ``sample`` is 1)."""
-    return hashes if sample == 1 else hashes[hashes % np.uint64(sample) == 0]
-
-
 def _sampled(doc: Prepared, profiles: dict[str, IndexedProfile]) -> Prepared:
     if all(profiles[f].sample == 1 for f in doc.shingles):
         return doc
@@ -203,17 +199,31 @@ class Index:
     def _connect(self, create: bool) -> sqlite3.Connection:
         label = str(self.path)
         if self.path.is_dir():
-            raise IndexFileError(f"{label}: is a directory; give the path of an index file")
+            raise IndexFileError(
+                f"{label}: is a directory; give the path of an index file",
+                path=self.path,
+                reason="not-an-index",
+            )
         if not self.path.exists() and not create:
-            raise IndexFileError(f"{label}: no such index; create one with 'canon index add'")
+            raise IndexFileError(
+                f"{label}: no such index; create one with 'canon index add'",
+                path=self.path,
+                reason="missing",
+            )
         if not self.path.exists() and not os.access(self.path.parent.resolve(), os.W_OK):
-            raise IndexFileError(f"{label}: cannot create the index here (the folder is read-only)")
+            raise IndexFileError(
+                f"{label}: cannot create the index here (the folder is read-only)",
+                path=self.path,
+                reason="read-only",
+            )
         uri = f"file:{self.path.resolve()}?mode={'ro' if self.readonly else 'rwc'}"
         try:
             db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
             db.execute("PRAGMA foreign_keys = ON")
         except sqlite3.Error as exc:
-            raise IndexFileError(f"{label}: cannot open ({exc})") from exc
+            raise IndexFileError(
+                f"{label}: cannot open ({exc})", path=self.path, reason="sqlite"
+            ) from exc
         return db
 
     def _check_or_create(self, create: bool) -> None:
@@ -222,22 +232,36 @@ class Index:
             app, version = self._pragmas()
             if app == 0 and version == 0 and self._is_empty():
                 if not create or self.readonly:
-                    raise IndexFileError(f"{label}: is not a canon index (an empty database)")
+                    raise IndexFileError(
+                        f"{label}: is not a canon index (an empty database)",
+                        path=self.path,
+                        reason="not-an-index",
+                    )
                 self._create()
                 return
         except sqlite3.DatabaseError as exc:
-            raise IndexFileError(f"{label}: is not a canon index ({exc})") from exc
+            raise IndexFileError(
+                f"{label}: is not a canon index ({exc})", path=self.path, reason="not-an-index"
+            ) from exc
         if app != APPLICATION_ID:
-            raise IndexFileError(f"{label}: is not a canon index (another kind of SQLite file)")
+            raise IndexFileError(
+                f"{label}: is not a canon index (another kind of SQLite file)",
+                path=self.path,
+                reason="not-an-index",
+            )
         if version > SCHEMA_VERSION:
             raise IndexFileError(
                 f"{label}: index schema version {version} is newer than this canon supports "
-                f"({SCHEMA_VERSION}); upgrade canon"
+                f"({SCHEMA_VERSION}); upgrade canon",
+                path=self.path,
+                reason="schema",
             )
         if version < SCHEMA_VERSION:
             raise IndexFileError(
                 f"{label}: index schema version {version} was made by an older canon; "
-                "build a new index from the same sources with 'canon index add'"
+                "build a new index from the same sources with 'canon index add'",
+                path=self.path,
+                reason="schema",
             )
         self._tune()
 
@@ -296,14 +320,20 @@ class Index:
 
     def _write_error(self, exc: sqlite3.Error) -> CanonError:
         text = str(exc).lower()
+        code = "sqlite"
         if "full" in text:
-            reason = "the disk is full; free some space, then run the command again"
+            code, reason = (
+                "disk-full",
+                "the disk is full; free some space, then run the command again",
+            )
         elif "readonly" in text or "read-only" in text:
-            reason = "the index is read-only; check the file's permissions"
+            code, reason = "read-only", "the index is read-only; check the file's permissions"
         else:
             reason = str(exc)
         return IndexFileError(
-            f"{self.path}: cannot write: {reason} (documents already committed are intact)"
+            f"{self.path}: cannot write: {reason} (documents already committed are intact)",
+            path=self.path,
+            reason=code,
         )
 
     # ------------------------------------------------------------------ profiles
@@ -324,7 +354,7 @@ class Index:
         mod-m sampling): the inverted table shrinks that many times, at some cost in accuracy.
         """
         if type(sample) is not int or sample < 1:
-            raise IndexFileError(f"the sampling modulus must be a positive integer, got {sample}")
+            raise OptionError("sample", f"must be a positive integer, got {sample}", value=sample)
         known = {p.fingerprint: p for p in self.profiles()}
         if known:
             missing = [p for p in profiles if p.fingerprint not in known]
@@ -334,7 +364,8 @@ class Index:
                 if p.fingerprint in known
             }
             if missing or rules - {(k, step, sample)}:
-                raise IndexFileError(self._mismatch(missing or profiles, k, step, sample))
+                message = self._mismatch(missing or profiles, k, step, sample)
+                raise IndexFileError(message, path=self.path, reason="rules")
             return [known[p.fingerprint] for p in profiles]
         bands, rows = optimal_bands(LSH_THRESHOLD, NUM_PERM)
         with self._write():

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..canonical import Fragment, canonicalize
 from ..comparison import Comparison, Table, shared_fragments
-from ..errors import InputError
+from ..errors import InputError, OutputError
 from ..sources.documents import Document
 from ..uniqueness import CheckResult
 from .terminal import describe, stats_rows
@@ -224,4 +224,4 @@ def write_html(path: Path, page: str) -> None:
     try:
         Path(path).write_text(page, encoding="utf-8")
     except OSError as exc:
-        raise InputError(f"{path}: cannot write the report ({exc.strerror or exc})") from exc
+        raise OutputError(path, f"cannot write the report ({exc.strerror or exc})") from exc

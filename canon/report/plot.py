@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..comparison import Comparison, Table, compare_table
-from ..errors import InputError
+from ..errors import OutputError
 from ..profile import Profile
 
 __all__ = ["PLOT_SIZE", "plot_png", "similarity_curves"]
@@ -57,5 +57,5 @@ def plot_png(table: Table, path: Path | None = None) -> bytes:
         try:
             Path(path).write_bytes(data)
         except OSError as exc:
-            raise InputError(f"{path}: cannot write the plot ({exc.strerror or exc})") from exc
+            raise OutputError(path, f"cannot write the plot ({exc.strerror or exc})") from exc
     return data

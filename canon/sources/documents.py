@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
-from ..errors import InputError
+from ..errors import ExtractionError, InputError
 from .extract import decode, decode_html, extract_html
 from .fetch import FetchOptions, fetch, is_url
 
@@ -87,14 +87,20 @@ def _from_docx(path: Path, source: str) -> Document:
     try:
         document = docx.Document(str(path))
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as exc:
-        raise InputError(f"{source}: not a valid .docx file (not a Word zip archive)") from exc
+        raise ExtractionError(
+            f"{source}: not a valid .docx file (not a Word zip archive)",
+            source=source,
+            reason="not-docx",
+        ) from exc
     paragraphs = [p.text for p in document.paragraphs]
     for table in document.tables:
         for row in table.rows:
             paragraphs.extend(cell.text for cell in row.cells)
     text = "\n".join(p for p in paragraphs if p.strip())
     if not text.strip():
-        raise InputError(f"{source}: the document has no text")
+        raise ExtractionError(
+            f"{source}: the document has no text", source=source, reason="no-text"
+        )
     title = document.core_properties.title or None
     return Document(source, text, title, "docx", None)
 
@@ -104,13 +110,17 @@ def _read_bytes(source: str, stdin: BinaryIO | None) -> bytes:
         return (stdin or sys.stdin.buffer).read()
     path = Path(source)
     if path.is_dir():
-        raise InputError(f"{source}: is a directory; give a file")
+        raise InputError(
+            f"{source}: is a directory; give a file", source=source, reason="directory"
+        )
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        raise InputError(f"{source}: no such file") from None
+        raise InputError(f"{source}: no such file", source=source, reason="missing") from None
     except OSError as exc:
-        raise InputError(f"{source}: cannot read ({exc.strerror or exc})") from None
+        raise InputError(
+            f"{source}: cannot read ({exc.strerror or exc})", source=source, reason="unreadable"
+        ) from None
 
 
 def read_source(

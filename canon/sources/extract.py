@@ -13,7 +13,7 @@ import codecs
 import re
 from dataclasses import dataclass
 
-from ..errors import InputError
+from ..errors import ExtractionError, InputError
 
 __all__ = ["Extracted", "decode", "decode_html", "extract_html"]
 
@@ -41,13 +41,19 @@ def _codec(name: str | None) -> str | None:
 def decode(data: bytes, source: str, declared: str | None = None) -> tuple[str, str]:
     """``(text, encoding)`` of ``data``; refuses empty and binary data."""
     if not data.strip():
-        raise InputError(f"{source}: the file is empty; give a file with text in it")
+        raise InputError(
+            f"{source}: the file is empty; give a file with text in it",
+            source=source,
+            reason="empty",
+        )
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             return data[len(bom) :].decode(encoding, errors="replace"), encoding
     if b"\x00" in data[:65536]:
         raise InputError(
-            f"{source}: this looks like a binary file, not text; give a .txt, .md or .html file"
+            f"{source}: this looks like a binary file, not text; give a .txt, .md or .html file",
+            source=source,
+            reason="binary",
         )
     codec = _codec(declared)
     if codec:
@@ -65,7 +71,9 @@ def decode(data: bytes, source: str, declared: str | None = None) -> tuple[str, 
     if best is None:
         raise InputError(
             f"{source}: cannot tell the text's encoding (not UTF-8, windows-1251 or KOI8-R); "
-            "save it as UTF-8"
+            "save it as UTF-8",
+            source=source,
+            reason="encoding",
         )
     return str(best), best.encoding
 
@@ -143,6 +151,7 @@ def extract_html(html: str, source: str, *, whole_page: bool = False) -> Extract
             "trafilatura",
         )
     if not extracted.text.strip():
-        hint = "" if whole_page else "; try --whole-page to see all its text"
-        raise InputError(f"{source}: no main text found in this HTML page{hint}")
+        reason = "no-text" if whole_page else "no-main-text"
+        message = f"{source}: no main text found in this HTML page"
+        raise ExtractionError(message, source=source, reason=reason)
     return extracted

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..errors import FetchError
+from ..errors import FetchError, OutputError
 
 __all__ = ["FetchOptions", "Page", "PageCache", "fetch", "is_url"]
 
@@ -68,7 +68,9 @@ def _resolve(url: str, host: str, port: int) -> list[str]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
-        raise FetchError(f"{url}: cannot resolve host {host} (DNS lookup failed)") from exc
+        raise FetchError(
+            url, f"cannot resolve host {host} (DNS lookup failed)", reason="dns"
+        ) from exc
     return [str(info[4][0]) for info in infos]
 
 
@@ -81,15 +83,17 @@ def _refuse_private(url: str, addresses: list[str]) -> None:
     private = [a for a in addresses if _is_private(a)]
     if private:
         raise FetchError(
-            f"{url}: resolves to the private or local address {private[0]}; "
-            "pass --allow-private to fetch it"
+            url,
+            f"resolves to the private or local address {private[0]}; "
+            "fetching private addresses is turned off",
+            reason="private-address",
         )
 
 
 def _check_target(url: str, options: FetchOptions) -> None:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise FetchError(f"{url}: not an http(s) URL")
+        raise FetchError(url, "not an http(s) URL", reason="not-http")
     port = parts.port or (443 if parts.scheme == "https" else 80)
     addresses = _resolve(url, parts.hostname, port)
     if not options.allow_private:
@@ -123,13 +127,17 @@ def _media_type(response: Any) -> tuple[str, str | None]:
 def _read_capped(url: str, response: Any, limit: int) -> bytes:
     declared = response.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
-        raise FetchError(f"{url}: the page is {int(declared):,} bytes, over the {limit:,}-byte cap")
+        raise FetchError(
+            url,
+            f"the page is {int(declared):,} bytes, over the {limit:,}-byte cap",
+            reason="too-large",
+        )
     chunks: list[bytes] = []
     size = 0
     for chunk in response.iter_bytes():
         size += len(chunk)
         if size > limit:
-            raise FetchError(f"{url}: the page is over the {limit:,}-byte cap; raise --max-bytes")
+            raise FetchError(url, f"the page is over the {limit:,}-byte cap", reason="too-large")
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -137,12 +145,14 @@ def _read_capped(url: str, response: Any, limit: int) -> bytes:
 def _page(url: str, response: Any, options: FetchOptions) -> Page:
     status = response.status_code
     if status >= 400:
-        raise FetchError(f"{url}: HTTP {status} {response.reason_phrase}".rstrip())
+        raise FetchError(url, f"HTTP {status} {response.reason_phrase}".rstrip(), reason="status")
     media, charset = _media_type(response)
     if media and media not in TEXT_TYPES:
         raise FetchError(
-            f"{url}: the content type is {media}, not a web page or plain text; "
-            "canon compares HTML and text"
+            url,
+            f"the content type is {media}, not a web page or plain text; "
+            "canon compares HTML and text",
+            reason="content-type",
         )
     body = _read_capped(url, response, options.max_bytes)
     date = response.headers.get("date") or format_datetime(datetime.now(UTC), True)
@@ -152,10 +162,10 @@ def _page(url: str, response: Any, options: FetchOptions) -> Page:
 def _next_hop(url: str, current: str, response: Any, visited: list[str]) -> str:
     location = response.headers.get("location")
     if not location:
-        raise FetchError(f"{url}: redirect without a Location header")
+        raise FetchError(url, "redirect without a Location header", reason="redirect")
     target = str(response.url.join(location))
     if target in visited:
-        raise FetchError(f"{url}: redirect loop ({current} → {target})")
+        raise FetchError(url, f"redirect loop ({current} → {target})", reason="redirect")
     return target
 
 
@@ -179,7 +189,7 @@ def _get(url: str, options: FetchOptions) -> Page:
                     return _page(url, response, options)
                 current = _next_hop(url, current, response, visited)
                 visited.append(current)
-    raise FetchError(f"{url}: more than {options.max_redirects} redirects")
+    raise FetchError(url, f"more than {options.max_redirects} redirects", reason="redirect")
 
 
 def fetch(url: str, options: FetchOptions | None = None) -> Page:
@@ -194,16 +204,16 @@ def fetch(url: str, options: FetchOptions | None = None) -> Page:
         page = _get(url, options)
     except httpx.ConnectTimeout as exc:
         raise FetchError(
-            f"{url}: connection timed out after {options.connect_timeout:g} s"
+            url, f"connection timed out after {options.connect_timeout:g} s", reason="timeout"
         ) from exc
     except httpx.TimeoutException as exc:
         raise FetchError(
-            f"{url}: no answer within {options.read_timeout:g} s (read timeout)"
+            url, f"no answer within {options.read_timeout:g} s (read timeout)", reason="timeout"
         ) from exc
     except httpx.ConnectError as exc:
-        raise FetchError(f"{url}: cannot connect ({_reason(exc)})") from exc
+        raise FetchError(url, f"cannot connect ({_reason(exc)})", reason="connect") from exc
     except httpx.HTTPError as exc:
-        raise FetchError(f"{url}: {type(exc).__name__}: {_reason(exc)}") from exc
+        raise FetchError(url, f"{type(exc).__name__}: {_reason(exc)}", reason="http") from exc
     if cache:
         cache.put(page)
     return page
@@ -254,7 +264,9 @@ class PageCache:
             meta["size"] = len(page.body)
             _write_atomic(meta_path, json.dumps(meta, ensure_ascii=False).encode("utf-8"))
         except OSError as exc:
-            raise FetchError(f"cache {self.folder}: cannot write ({exc.strerror or exc})") from exc
+            raise OutputError(
+                self.folder, f"cannot write the page cache ({exc.strerror or exc})"
+            ) from exc
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

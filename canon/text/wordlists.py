@@ -52,7 +52,9 @@ def resolve_list(name: str) -> str:
         return str(path.resolve())
     known = ", ".join([*builtin_lists(), "nltk:russian"])
     raise ProfileError(
-        f"unknown word list {name!r}: name one of {known}, or give the path of a UTF-8 file"
+        f"unknown word list {name!r}: name one of {known}, or give the path of a UTF-8 file",
+        option="stopwords",
+        value=name,
     )
 
 
@@ -64,7 +66,11 @@ def _lines(key: str) -> list[str]:
     try:
         return Path(key).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        raise ProfileError(f"cannot read word list {key}: {exc}; save it as UTF-8 text") from exc
+        raise ProfileError(
+            f"cannot read word list {key}: {exc}; save it as UTF-8 text",
+            option="stopwords",
+            value=key,
+        ) from exc
 
 
 def _entries(line: str) -> str:
@@ -97,11 +103,12 @@ def _nltk_words(language: str) -> list[str]:
     try:
         from nltk.corpus import stopwords
     except ImportError as exc:  # pragma: no cover - nltk is a dependency
-        raise MissingResource("nltk is not installed: pip install nltk") from exc
+        raise MissingResource("nltk is not installed: pip install nltk", package="nltk") from exc
     try:
         return list(stopwords.words(language))
     except (LookupError, OSError) as exc:
         raise MissingResource(
             f"NLTK's {language!r} stop list is not installed: run "
-            "python -m nltk.downloader stopwords, or use the built-in list 'ru'"
+            "python -m nltk.downloader stopwords, or use the built-in list 'ru'",
+            package="nltk-data",
         ) from exc

@@ -7,8 +7,8 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..comparison import Comparison, Table, compare_table
-from ..errors import CanonError, IndexFileError, InputError, ProfileError, TextTooShort
+from ..comparison import Table, compare_table
+from ..errors import CanonError, IndexFileError, OptionError, ProfileError, TextTooShort
 from ..index.store import Index, IndexStats
 from ..sources.documents import Document, read_source
 from ..sources.fetch import FetchOptions, is_url
@@ -19,6 +19,7 @@ __all__ = [
     "FieldError",
     "check_draft",
     "compare_docs",
+    "field_error",
     "index_stats",
     "read_text",
     "read_upload",
@@ -35,6 +36,20 @@ class FieldError(Exception):
         self.message = message
         self.field = field
         self.status = status
+
+
+def field_error(exc: CanonError, field: str | None) -> FieldError:
+    """A library error as a request error: the field its attributes name, else ``field``."""
+    status = 400
+    if isinstance(exc, ProfileError):
+        field = "profiles" if exc.option == "profile" else exc.option
+    elif isinstance(exc, OptionError):
+        field = exc.option
+    elif isinstance(exc, TextTooShort):
+        field = exc.side if exc.side in ("first", "second", "draft") else field
+    elif isinstance(exc, IndexFileError):
+        field, status = None, 500
+    return FieldError(exc.message, field, status)
 
 
 def _capped(doc: Document, field: str, max_text: int) -> Document:
@@ -54,7 +69,7 @@ def read_text(value: str, field: str, *, allow_private: bool, max_text: int) -> 
     try:
         doc = read_source(value.strip(), fetch_options=FetchOptions(allow_private=allow_private))
     except CanonError as exc:
-        raise FieldError(str(exc), field) from exc
+        raise field_error(exc, field) from exc
     return _capped(doc, field, max_text)
 
 
@@ -69,7 +84,9 @@ def read_upload(name: str, data: bytes, field: str, *, max_text: int) -> Documen
         try:
             doc = read_source(str(path))
         except CanonError as exc:
-            raise FieldError(str(exc).replace(str(path), name), field) from exc
+            error = field_error(exc, field)
+            error.message = error.message.replace(str(path), name)
+            raise error from exc
     return _capped(dataclasses.replace(doc, source=name), field, max_text)
 
 
@@ -79,16 +96,9 @@ def compare_docs(
     """``compare_table`` of two documents; an error names the field it belongs to."""
     try:
         table = compare_table(first.text, second.text, ks, profiles, labels=("first", "second"))
-    except ProfileError as exc:
-        raise FieldError(str(exc), "profiles") from exc
+        return table.require_measurable()
     except CanonError as exc:
-        raise FieldError(str(exc), None) from exc
-    cells = list(table.cells.values())
-    if not any(isinstance(c, Comparison) for c in cells):
-        short = cells[0]
-        field = "first" if short.first_words < short.k else "second"
-        raise FieldError(short.message, field)  # type: ignore[union-attr]
-    return table
+        raise field_error(exc, None) from exc
 
 
 def check_draft(
@@ -112,14 +122,8 @@ def check_draft(
                 top=top,
                 similar=similar,
             )
-    except ProfileError as exc:
-        raise FieldError(str(exc), "similar") from exc
-    except IndexFileError as exc:
-        raise FieldError(str(exc), None, 500) from exc
-    except TextTooShort as exc:
-        raise FieldError(str(exc), "draft") from exc
-    except InputError as exc:  # the only other input check reads: a bad --exclude pattern
-        raise FieldError(str(exc).removeprefix("--"), "exclude") from exc
+    except CanonError as exc:
+        raise field_error(exc, "draft") from exc
 
 
 def index_stats(index: Path) -> IndexStats:
@@ -128,4 +132,5 @@ def index_stats(index: Path) -> IndexStats:
         with Index(index, readonly=True) as opened:
             return opened.stats()
     except CanonError as exc:
-        raise FieldError(str(exc), None, 500) from exc
+        error = field_error(exc, None)
+        raise FieldError(error.message, None, 500) from exc

@@ -1,0 +1,122 @@
+"""canon check: how much of each draft already exists in an index."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import Outcome
+from ..index.store import Index
+from ..sources.documents import Document
+from ..uniqueness import CheckResult, check
+from . import cli
+from .options import read_all, source_options
+
+__all__ = ["check_command"]
+
+
+@cli.command("check")
+@click.argument("drafts", nargs=-1, required=True, metavar="DRAFT...")
+@click.option(
+    "--index",
+    "db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="The index to check against.",
+)
+@click.option(
+    "-p",
+    "--profile",
+    "profile_names",
+    multiple=True,
+    help="Check under these of the index's profiles (default: all).",
+)
+@click.option(
+    "--exclude",
+    multiple=True,
+    metavar="SOURCE|DOMAIN|REGEX",
+    help="Ignore matching indexed sources (e.g. the copywriter's own site).",
+)
+@click.option("--skip-quotes", is_flag=True, help="Leave text in quotation marks out of the count.")
+@click.option(
+    "--min-uniqueness",
+    type=click.FloatRange(0, 100),
+    default=None,
+    help="Exit 1 when a draft's uniqueness (%) falls below this under any profile.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="How many sources to list.",
+)
+@click.option(
+    "--similar",
+    type=float,
+    default=None,
+    metavar="JACCARD",
+    help="Also list indexed documents near the whole draft (Jaccard at least this).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write a self-contained HTML report here (NAME-2.html... for more drafts).",
+)
+@source_options
+def check_command(
+    drafts: tuple[str, ...],
+    db: Path,
+    profile_names: tuple[str, ...],
+    exclude: tuple[str, ...],
+    skip_quotes: bool,
+    min_uniqueness: float | None,
+    top: int,
+    similar: float | None,
+    as_json: bool,
+    html_path: Path | None,
+    **opts: Any,
+) -> None:
+    """How much of each DRAFT already exists in the index: uniqueness, sources, fragments."""
+    docs = read_all(drafts, opts)
+    below = False
+    with Index(db, readonly=True) as index:
+        for number, doc in enumerate(docs, 1):
+            result = check(
+                doc.text,
+                index,
+                profiles=profile_names or None,
+                exclude=exclude,
+                skip_quotes=skip_quotes,
+                top=top,
+                similar=similar,
+            )
+            _print(result, doc, as_json)
+            if html_path:
+                _write_html(result, doc, html_path, number)
+            lowest = min(p.uniqueness for p in result.profiles) * 100
+            below = below or (min_uniqueness is not None and lowest < min_uniqueness)
+    if below:
+        sys.exit(Outcome.BELOW_BAR)
+
+
+def _print(result: CheckResult, doc: Document, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps({"draft": doc.to_dict(), **result.to_dict()}, ensure_ascii=False))
+    else:
+        from .. import report
+
+        report.print_check(result, doc)
+
+
+def _write_html(result: CheckResult, doc: Document, path: Path, number: int) -> None:
+    from ..report.html import check_html, write_html
+
+    target = path if number == 1 else path.with_stem(f"{path.stem}-{number}")
+    write_html(target, check_html(result, doc))

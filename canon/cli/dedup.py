@@ -1,0 +1,174 @@
+"""canon dedup: clusters of near-duplicate documents among sources or in an index."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..dedup import DedupRun, MinHashSettings, Reading, dedup_corpus
+from ..errors import Outcome
+from . import cli
+from .options import (
+    fetch_options,
+    profile_options,
+    profiles_from,
+    rule_changes,
+    source_options,
+    stage_status,
+)
+
+__all__ = ["dedup_command"]
+
+
+@cli.command("dedup")
+@click.argument("sources", nargs=-1)
+@click.option(
+    "--index",
+    "db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Deduplicate the documents of this index (instead of, or as well as, SOURCES).",
+)
+@click.option(
+    "--threshold",
+    type=float,
+    default=0.8,
+    show_default=True,
+    help="Jaccard at or above which two documents are near-duplicates.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the clusters here as JSON Lines (default: standard output).",
+)
+@click.option(
+    "-p",
+    "--profile",
+    "profile_name",
+    default="lemma",
+    show_default=True,
+    help="Profile for SOURCES (an index uses its own).",
+)
+@click.option(
+    "-k",
+    "--k",
+    "k",
+    type=click.IntRange(min=1),
+    default=4,
+    show_default=True,
+    help="Shingle size for SOURCES.",
+)
+@click.option(
+    "--num-perm",
+    type=click.IntRange(min=1),
+    default=128,
+    show_default=True,
+    help="MinHash signature length.",
+)
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=1, show_default=True, help="MinHash seed."
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: one per core).",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="Run here, or as Dask tasks.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="With --engine dask: a scheduler such as tcp://host:8786 "
+    "(default: a LocalCluster of worker processes here).",
+)
+@click.option(
+    "--partitions",
+    type=click.IntRange(min=1),
+    default=None,
+    help="With --engine dask: partitions of the corpus (default: 2 per worker).",
+)
+@source_options
+@profile_options
+def dedup_command(
+    sources: tuple[str, ...],
+    db: Path | None,
+    threshold: float,
+    out: Path | None,
+    profile_name: str,
+    k: int,
+    num_perm: int,
+    seed: int,
+    workers: int | None,
+    engine: str,
+    scheduler: str | None,
+    partitions: int | None,
+    **opts: Any,
+) -> None:
+    """Find clusters of near-duplicate documents among SOURCES or in an index.
+
+    Candidates come from MinHash signatures and LSH; every reported pair is verified by exact
+    Jaccard, so no cluster holds a false positive.  One JSON line per cluster.
+    """
+    if not sources and db is None:
+        raise click.UsageError("give SOURCES to deduplicate, or --index DB")
+    settings = MinHashSettings(threshold, num_perm, seed)
+    options, whole_page = fetch_options(opts)
+    (profile,) = profiles_from([profile_name], rule_changes(opts))
+    reading = Reading(profile, k, whole_page, options)
+    run = dedup_corpus(
+        sources,
+        index=db,
+        settings=settings,
+        reading=reading,
+        engine=_engine(engine, workers or os.cpu_count() or 1, scheduler, partitions),
+        on_stage=stage_status(),
+    )
+    _write_clusters(run, out)
+    _print_summary(run)
+    if run.failures:
+        sys.exit(Outcome.SOME_FAILED)
+
+
+def _engine(name: str, workers: int, scheduler: str | None, partitions: int | None) -> Any:
+    if name == "dask":
+        from ..dedup.dask import DaskEngine
+
+        return DaskEngine(scheduler, workers, partitions)
+    from ..dedup import LocalEngine
+
+    return LocalEngine(workers)
+
+
+def _write_clusters(run: DedupRun, out: Path | None) -> None:
+    lines = [json.dumps(c.to_dict(), ensure_ascii=False) for c in run.result.clusters]
+    if out is None:
+        for line in lines:
+            click.echo(line)
+    else:
+        out.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+
+
+def _print_summary(run: DedupRun) -> None:
+    result = run.result
+    summary = result.summary()
+    stages = ", ".join(f"{name} {sec:.2f} s" for name, sec in summary["seconds"].items())
+    click.echo(
+        f"documents {summary['documents']:,}, clusters {summary['clusters']:,}, "
+        f"documents in clusters {summary['documents_in_clusters']:,}, candidate pairs "
+        f"{summary['candidate_pairs']:,}, verified pairs {summary['verified_pairs']:,} "
+        f"(LSH {result.bands} bands x {result.rows} rows; {stages})",
+        err=True,
+    )
+    for failure in run.failures:
+        click.echo(f"  failed: {failure.reason}", err=True)

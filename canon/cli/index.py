@@ -1,0 +1,172 @@
+"""canon index add, remove, list and stats: building and inspecting a corpus index."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import Outcome
+from ..index.ingest import AddReport, add_sources
+from ..index.store import Index
+from . import cli
+from .options import (
+    fetch_options,
+    profile_options,
+    profiles_from,
+    progress_bar,
+    rule_changes,
+    source_options,
+)
+
+__all__ = ["index_group"]
+
+_DB = click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
+
+
+@cli.group("index")
+def index_group() -> None:
+    """Build and inspect a corpus index (one SQLite file)."""
+
+
+@index_group.command("add")
+@_DB
+@click.argument("sources", nargs=-1, required=True)
+@click.option(
+    "-p",
+    "--profile",
+    "profile_names",
+    multiple=True,
+    help="Profiles to index (default: raw and lemma, or an existing index's own).",
+)
+@click.option(
+    "-k",
+    "--k",
+    "k",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Shingle size (default 4; an existing index: its own).",
+)
+@click.option("--step", type=click.IntRange(min=1), default=None, help="Shingle step (default 1).")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: one per core).",
+)
+@click.option(
+    "--batch",
+    type=click.IntRange(min=1),
+    default=500,
+    show_default=True,
+    help="Documents per transaction.",
+)
+@click.option(
+    "--sample",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="M",
+    help="Keep only shingles whose hash is 0 modulo M: an M times smaller index, "
+    "approximate numbers (default 1: keep all).",
+)
+@source_options
+@profile_options
+def index_add(
+    db: Path,
+    sources: tuple[str, ...],
+    profile_names: tuple[str, ...],
+    k: int | None,
+    step: int | None,
+    workers: int | None,
+    batch: int,
+    sample: int | None,
+    **opts: Any,
+) -> None:
+    """Add SOURCES to the index DB (created on first use).
+
+    A SOURCE is a URL, a file, a folder (searched for .txt, .md, .html, .htm and .docx),
+    @list.txt (one URL or path a line) or a .jsonl file of {"id", "text"} or {"url", "html"}.
+    Unchanged sources are skipped; changed ones are replaced.
+    """
+    options, whole_page = fetch_options(opts)
+    changes = rule_changes(opts)
+    profiles = None
+    if profile_names or changes:
+        profiles = profiles_from(profile_names or ("raw", "lemma"), changes)
+    with Index(db, create=True) as index, progress_bar("indexing", "docs") as progress:
+        report = add_sources(
+            index,
+            sources,
+            profiles,
+            k=k,
+            step=step,
+            whole_page=whole_page,
+            fetch_options=options,
+            workers=workers or os.cpu_count() or 1,
+            batch=batch,
+            sample=sample,
+            on_progress=progress,
+        )
+    _print_add_report(report)
+    if report.failures:
+        sys.exit(Outcome.SOME_FAILED)
+
+
+def _print_add_report(report: AddReport) -> None:
+    click.echo(
+        f"added {report.added}, replaced {report.replaced}, unchanged {report.skipped}, "
+        f"failed {len(report.failures)} ({report.seconds:.1f} s)",
+        err=True,
+    )
+    for failure in report.failures:
+        reason = failure.reason
+        if not reason.startswith(failure.source):
+            reason = f"{failure.source}: {reason}"
+        click.echo(f"  failed: {reason}", err=True)
+
+
+@index_group.command("remove")
+@_DB
+@click.argument("sources", nargs=-1, required=True)
+def index_remove(db: Path, sources: tuple[str, ...]) -> None:
+    """Remove documents (by their source, as listed) from the index DB."""
+    with Index(db) as index:
+        removed = index.remove(sources)
+    click.echo(f"removed {removed} of {len(sources)}", err=True)
+
+
+@index_group.command("list")
+@_DB
+@click.option("--json", "as_json", is_flag=True, help="One JSON object a line.")
+def index_list(db: Path, as_json: bool) -> None:
+    """List the documents of the index DB."""
+    with Index(db, readonly=True) as index:
+        for doc in index.documents():
+            if as_json:
+                click.echo(json.dumps(doc, ensure_ascii=False))
+            else:
+                click.echo(f"{doc['source']}\t{doc['title'] or ''}\t{doc['chars']}\t{doc['added']}")
+
+
+@index_group.command("stats")
+@_DB
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def index_stats(db: Path, as_json: bool) -> None:
+    """Documents, shingles, file size and profiles of the index DB."""
+    with Index(db, readonly=True) as index:
+        stats = index.stats()
+    if as_json:
+        click.echo(json.dumps(stats.to_dict(), ensure_ascii=False, indent=2))
+        return
+    click.echo(f"documents       {stats.documents:,}")
+    click.echo(f"file size       {stats.file_size:,} bytes")
+    click.echo(f"per document    {stats.bytes_per_document:,.0f} bytes")
+    for profile, rows in stats.profiles:
+        click.echo(
+            f"profile         {profile.name} {profile.fingerprint} k={profile.k} "
+            f"step={profile.step}: {rows:,} shingles"
+        )

@@ -1,0 +1,235 @@
+"""Options shared by several commands, and turning them into library settings."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..profile import Profile, get_profile
+from ..sources.documents import Document, read_source
+from ..sources.fetch import FetchOptions
+
+__all__ = [
+    "fetch_options",
+    "json_option",
+    "profile_options",
+    "profiles_from",
+    "progress_bar",
+    "read_all",
+    "rule_changes",
+    "source_options",
+    "stage_status",
+]
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def _stack(options: list[Decorator], func: Callable[..., Any]) -> Callable[..., Any]:
+    """Apply click options so that they appear in ``--help`` in the order given."""
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+
+
+def profile_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Options that change the rules of the non-raw profiles (raw stays the reference)."""
+    options = [
+        click.option(
+            "--stopwords",
+            metavar="LISTS",
+            help="Comma-separated stop lists: built-in names (ru, en, ru-negation), "
+            "nltk:russian, or file paths; 'none' for no list.",
+        ),
+        click.option(
+            "--keep-negation/--drop-negation",
+            default=None,
+            help="Keep не, ни, нет... even when a list names them (default: keep).",
+        ),
+        click.option("--yo-fold/--no-yo-fold", default=None, help="Write ё as е (default: on)."),
+        click.option(
+            "--split-hyphens/--keep-hyphens",
+            default=None,
+            help="Split hyphenated words such as из-за (default: keep them whole).",
+        ),
+        click.option(
+            "--fold-confusables/--no-fold-confusables",
+            default=None,
+            help="Fold Latin look-alike letters inside Russian words to Cyrillic (default: on).",
+        ),
+        click.option(
+            "--drop-pos",
+            metavar="TAGS",
+            help="Also drop these pymorphy3 parts of speech, e.g. PREP,CONJ,PRCL,INTJ.",
+        ),
+        click.option(
+            "--synonyms",
+            metavar="FILE",
+            help="Map synonyms to one word: a file of groups, or 'synonyms-ru' (built in).",
+        ),
+    ]
+    return _stack(options, func)
+
+
+def source_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Options for reading sources: web pages, extraction, the page cache."""
+    options = [
+        click.option(
+            "--whole-page",
+            is_flag=True,
+            help="Take all visible text of HTML pages, not just their main text.",
+        ),
+        click.option(
+            "--cache",
+            "cache_dir",
+            type=click.Path(file_okay=False, path_type=Path),
+            help="Keep fetched pages in this folder and reuse them.",
+        ),
+        click.option(
+            "--allow-private/--no-allow-private",
+            default=True,
+            show_default=True,
+            help="Fetch URLs that resolve to loopback, private or link-local addresses.",
+        ),
+        click.option(
+            "--timeout",
+            type=click.FloatRange(min=0.1),
+            default=20.0,
+            show_default=True,
+            help="Seconds to wait for a server to answer.",
+        ),
+        click.option(
+            "--max-bytes",
+            type=click.IntRange(min=1),
+            default=10_000_000,
+            show_default=True,
+            help="Refuse pages larger than this.",
+        ),
+        click.option(
+            "--max-redirects",
+            type=click.IntRange(min=0),
+            default=5,
+            show_default=True,
+            help="Follow at most this many redirects.",
+        ),
+    ]
+    return _stack(options, func)
+
+
+def fetch_options(opts: dict[str, Any]) -> tuple[FetchOptions, bool]:
+    """The source options (removed from ``opts``): how to fetch, and whether whole pages."""
+    timeout = opts.pop("timeout")
+    options = FetchOptions(
+        connect_timeout=min(10.0, timeout),
+        read_timeout=timeout,
+        max_bytes=opts.pop("max_bytes"),
+        max_redirects=opts.pop("max_redirects"),
+        allow_private=opts.pop("allow_private"),
+        cache_dir=opts.pop("cache_dir"),
+    )
+    return options, opts.pop("whole_page")
+
+
+def read_all(sources: Sequence[str], opts: dict[str, Any]) -> list[Document]:
+    """Read each source with the source options (removed from ``opts``)."""
+    options, whole_page = fetch_options(opts)
+    return [read_source(s, whole_page=whole_page, fetch_options=options) for s in sources]
+
+
+def _split(value: str) -> tuple[str, ...]:
+    return tuple(v.strip() for v in value.split(",") if v.strip())
+
+
+def rule_changes(opts: dict[str, Any]) -> dict[str, Any]:
+    """The Profile fields the profile options change (removed from ``opts``)."""
+    changes: dict[str, Any] = {}
+    stopwords = opts.pop("stopwords")
+    if stopwords is not None:
+        lists = _split(stopwords)
+        changes["stopwords"] = () if lists == ("none",) else lists
+    for flag in ("keep_negation", "yo_fold", "fold_confusables"):
+        value = opts.pop(flag)
+        if value is not None:
+            changes[flag] = value
+    split_hyphens = opts.pop("split_hyphens")
+    if split_hyphens is not None:
+        changes["keep_hyphens"] = not split_hyphens
+    drop_pos = opts.pop("drop_pos")
+    if drop_pos is not None:
+        changes["drop_pos"] = tuple(t.upper() for t in _split(drop_pos))
+    synonyms = opts.pop("synonyms")
+    if synonyms is not None:
+        changes["synonyms"] = synonyms
+    return changes
+
+
+def profiles_from(names: Sequence[str], changes: dict[str, Any]) -> list[Profile]:
+    """The named profiles with the rule changes applied (raw stays the reference)."""
+    chosen = []
+    for name in names:
+        profile = get_profile(name)
+        if changes and profile.name != "raw":
+            profile = profile.replace(name=f"{profile.name}-custom", **changes)
+        chosen.append(profile)
+    return chosen
+
+
+def stage_status() -> Callable[[str], None]:
+    """Shows the running stage on a terminal (stderr); does nothing when stderr is piped."""
+    if not sys.stderr.isatty():
+        return lambda stage: None
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    started = [0.0]
+
+    def show(stage: str) -> None:
+        if started[0]:
+            console.print(f"[dim]  done in {time.perf_counter() - started[0]:.1f} s[/]")
+        started[0] = time.perf_counter() if stage else 0.0
+        if stage:
+            console.print(f"[bold]{stage}[/] …")
+
+    return show
+
+
+@contextmanager
+def progress_bar(label: str, unit: str) -> Iterator[Callable[[Any], None] | None]:
+    """A progress bar on a terminal (items/s, ETA) fed by a library progress callback; None
+    when stderr is piped."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(f"{{task.fields[rate]:.0f}} {unit}/s"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task(label, total=None, rate=0.0)
+
+    def update(progress: Any) -> None:
+        bar.update(task, completed=progress.done, total=progress.total, rate=progress.rate)
+
+    with bar:
+        yield update

@@ -1,0 +1,64 @@
+"""canon serve: the web pages and the JSON API under uvicorn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from . import cli
+
+__all__ = ["serve"]
+
+
+@cli.command("serve")
+@click.option(
+    "--index",
+    "db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Offer uniqueness checks against this index (opened read-only).",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--allow-private",
+    is_flag=True,
+    help="Let URL fetches reach loopback, private and link-local addresses.",
+)
+@click.option("--allow-index-writes", is_flag=True, help="Open the index for writing.")
+@click.option(
+    "--max-body",
+    type=click.IntRange(min=1),
+    default=2_000_000,
+    show_default=True,
+    help="Largest request body in bytes (413 above).",
+)
+@click.option(
+    "--max-text",
+    type=click.IntRange(min=1),
+    default=200_000,
+    show_default=True,
+    help="Longest text in characters (413 above).",
+)
+def serve(
+    db: Path | None,
+    host: str,
+    port: int,
+    allow_private: bool,
+    allow_index_writes: bool,
+    max_body: int,
+    max_text: int,
+) -> None:
+    """Serve the compare and check pages and the JSON API (FastAPI under uvicorn)."""
+    import uvicorn
+
+    from ..web import create_app
+
+    app = create_app(
+        db,
+        allow_private=allow_private,
+        allow_index_writes=allow_index_writes,
+        max_body=max_body,
+        max_text=max_text,
+    )
+    uvicorn.run(app, host=host, port=port, log_level="info")

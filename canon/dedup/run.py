@@ -1,0 +1,78 @@
+"""One dedup run: an index's documents and SOURCE arguments in, clusters and failures out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from ..errors import IndexFileError, OptionError
+from ..index.store import Index
+from ..sources.collection import Failure, Item, expand
+from .local import LocalEngine
+from .settings import MinHashSettings, Reading
+from .stages import DedupResult, Entry
+
+__all__ = ["DedupRun", "Engine", "dedup_corpus"]
+
+
+class Engine(Protocol):
+    """What runs the stages: :class:`~canon.dedup.local.LocalEngine` or
+    :class:`~canon.dedup.dask.DaskEngine`."""
+
+    def run(
+        self,
+        inputs: Sequence[Item | Entry],
+        settings: MinHashSettings,
+        reading: Reading,
+        on_stage: Callable[[str], None],
+    ) -> tuple[DedupResult, list[Failure]]: ...
+
+
+@dataclass(frozen=True)
+class DedupRun:
+    result: DedupResult
+    failures: tuple[Failure, ...]
+
+
+def _index_entries(path: Path, profile_name: str) -> list[Entry]:
+    """An index's shingle sets under its profile of that name (else its last profile)."""
+    with Index(path, readonly=True) as index:
+        built = index.profiles()
+        if not built:
+            raise IndexFileError(
+                f"{path}: the index is empty; add documents first", path=path, reason="empty"
+            )
+        chosen = next((p for p in built if p.name == profile_name), built[-1])
+        return [Entry(s, h, c) for s, c, h in index.shingle_sets(chosen)]
+
+
+def dedup_corpus(
+    sources: Sequence[str] = (),
+    *,
+    index: Path | None = None,
+    settings: MinHashSettings | None = None,
+    reading: Reading | None = None,
+    engine: Engine | None = None,
+    on_stage: Callable[[str], None] = lambda stage: None,
+) -> DedupRun:
+    """Near-duplicate clusters among the documents of ``index`` and those ``sources`` name.
+
+    An index's documents come with their stored shingle sets (its profile of the reading's
+    name); sources are read and shingled under ``reading``.  ``engine`` defaults to the local
+    one.
+    """
+    if not sources and index is None:
+        raise OptionError("sources", "are missing: give sources to deduplicate, or an index")
+    settings = settings or MinHashSettings()
+    reading = reading or Reading()
+    inputs: list[Item | Entry] = []
+    if index is not None:
+        inputs += _index_entries(Path(index), reading.profile.name)
+    expanded = list(expand(sources))
+    inputs += [e for e in expanded if isinstance(e, Item)]
+    failures = [e for e in expanded if isinstance(e, Failure)]
+    result, failed = (engine or LocalEngine()).run(inputs, settings, reading, on_stage)
+    on_stage("")
+    return DedupRun(result, tuple(failures + failed))

@@ -1,0 +1,180 @@
+"""The stages of dedup that both engines share: records, candidates, verification, components.
+
+Every reported pair is verified by exact Jaccard on the shingle-hash sets, so the output has
+no false positives; LSH only decides which pairs are worth verifying.  Clusters are the
+connected components of the verified pairs (union-find).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..index.prepare import prepare_all
+from ..index.store import Prepared
+from ..measures import exact_jaccard
+from ..sources.collection import Failure, Item
+from .settings import Reading
+
+__all__ = [
+    "Cluster",
+    "DedupResult",
+    "Entry",
+    "candidates",
+    "clusters",
+    "pairs_within",
+    "read_entries",
+    "verify",
+]
+
+
+@dataclass(frozen=True, eq=False)
+class Entry:
+    """A document to deduplicate: its source, sorted distinct shingle hashes and length."""
+
+    source: str
+    hashes: np.ndarray
+    chars: int = 0
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """Documents joined by verified pairs; the longest text is the ``representative``."""
+
+    members: tuple[str, ...]
+    representative: str
+    pairs: tuple[tuple[str, str, float], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "size": len(self.members),
+            "representative": self.representative,
+            "members": list(self.members),
+            "pairs": [[a, b, round(j, 6)] for a, b, j in self.pairs],
+        }
+
+
+@dataclass(frozen=True)
+class DedupResult:
+    clusters: tuple[Cluster, ...]
+    documents: int
+    candidate_pairs: int
+    verified_pairs: int
+    bands: int
+    rows: int
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def in_clusters(self) -> int:
+        return sum(len(c.members) for c in self.clusters)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "documents": self.documents,
+            "clusters": len(self.clusters),
+            "documents_in_clusters": self.in_clusters,
+            "candidate_pairs": self.candidate_pairs,
+            "verified_pairs": self.verified_pairs,
+            "bands": self.bands,
+            "rows": self.rows,
+            "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+        }
+
+
+def pairs_within(members: Sequence[int]) -> list[tuple[int, int]]:
+    """Every pair ``(a, b)``, ``a < b``, of documents that share a band key."""
+    ordered = sorted(members)
+    return [(a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :]]
+
+
+def candidates(keys: np.ndarray) -> set[tuple[int, int]]:
+    """Pairs of documents that share a key in some band."""
+    pairs: set[tuple[int, int]] = set()
+    for band in keys.T:
+        order = np.argsort(band, kind="stable")
+        ordered = band[order]
+        starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+        ends = np.append(starts[1:], len(ordered))
+        for start, end in zip(starts[ends - starts > 1], ends[ends - starts > 1]):
+            pairs.update(pairs_within(order[start:end].tolist()))
+    return pairs
+
+
+def verify(
+    pairs: Iterable[tuple[int, int]], hashes: Mapping[int, np.ndarray], threshold: float
+) -> list[tuple[int, int, float]]:
+    """The candidate pairs whose exact Jaccard reaches ``threshold``, with it."""
+    verified = []
+    for a, b in pairs:
+        similarity = exact_jaccard(hashes[a], hashes[b])
+        if similarity >= threshold:
+            verified.append((a, b, similarity))
+    return verified
+
+
+class _UnionFind:
+    def __init__(self, size: int) -> None:
+        self.parent = list(range(size))
+
+    def find(self, item: int) -> int:
+        while self.parent[item] != item:
+            self.parent[item] = self.parent[self.parent[item]]
+            item = self.parent[item]
+        return item
+
+    def union(self, a: int, b: int) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def clusters(
+    entries: Sequence[tuple[str, int]], verified: list[tuple[int, int, float]]
+) -> list[Cluster]:
+    """Connected components of the verified pairs; ``entries`` are ``(source, chars)``."""
+    forest = _UnionFind(len(entries))
+    for a, b, _ in verified:
+        forest.union(a, b)
+    members: dict[int, set[int]] = {}
+    pairs: dict[int, list[tuple[str, str, float]]] = {}
+    for a, b, similarity in sorted(verified):
+        root = forest.find(a)
+        members.setdefault(root, set()).update((a, b))
+        pairs.setdefault(root, []).append((entries[a][0], entries[b][0], similarity))
+    found = []
+    for root in sorted(members):
+        group = sorted(members[root])
+        # The longest text stands for the cluster; among equals, the earliest.
+        representative = min(group, key=lambda i: (-entries[i][1], i))
+        sources = tuple(entries[i][0] for i in group)
+        found.append(Cluster(sources, entries[representative][0], tuple(pairs[root])))
+    return found
+
+
+def read_entries(
+    inputs: Sequence[Item | Entry], reading: Reading, *, workers: int = 1
+) -> list[Entry | Failure]:
+    """Shingle sets for dedup, one per input in order: items are read and canonicalized,
+    entries pass through, and an item that cannot be read becomes a Failure."""
+    items = [x for x in inputs if isinstance(x, Item)]
+    results = iter(
+        prepare_all(
+            items,
+            [reading.profile],
+            k=reading.k,
+            whole_page=reading.whole_page,
+            fetch_options=reading.fetch_options,
+            workers=workers,
+        )
+    )
+    ready: list[Entry | Failure] = []
+    for x in inputs:
+        result = x if isinstance(x, Entry) else next(results)
+        if isinstance(result, Prepared):
+            ((_, hashes),) = result.shingles.values()
+            result = Entry(result.source, hashes, result.chars)
+        ready.append(result)  # type: ignore[arg-type]
+    return ready

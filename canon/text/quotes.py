@@ -1,0 +1,32 @@
+"""Quotations in a text: the character ranges a check may leave out of the count.
+
+«Ёлочки» may nest and are matched by depth; „лапки“, “English” and "straight" quotes are matched
+pairwise.  A quotation inside a «…» range is part of it.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["quoted_ranges"]
+
+_OTHER_QUOTES = re.compile(r"„[^„“”]*[“”]|“[^“”]*”|\"[^\"\n]*\"")
+_GUILLEMETS = re.compile(r"[«»]")
+
+
+def quoted_ranges(text: str) -> list[tuple[int, int]]:
+    """Character ranges of quotations, quote marks included; nested «…» count as one."""
+    ranges: list[tuple[int, int]] = []
+    depth = start = 0
+    for mark in _GUILLEMETS.finditer(text):
+        if mark.group() == "«":
+            start = mark.start() if depth == 0 else start
+            depth += 1
+        elif depth:
+            depth -= 1
+            if depth == 0:
+                ranges.append((start, mark.end()))
+    for quote in _OTHER_QUOTES.finditer(text):
+        if not any(s <= quote.start() < e for s, e in ranges):
+            ranges.append(quote.span())
+    return sorted(ranges)

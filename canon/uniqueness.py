@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .canonical import Fragment, canonicalize
+from .canonical import Canonical, Fragment, canonicalize
 from .errors import IndexFileError, InputError, OptionError, TextTooShort
 from .exclusion import Exclusion
 from .index.rules import profile_of
@@ -109,12 +109,25 @@ class CheckResult:
 def _windows_in_quotes(
     spans: Sequence[tuple[int, int]], k: int, step: int, count: int, quotes: list[tuple[int, int]]
 ) -> np.ndarray:
-    inside = np.zeros(len(spans), dtype=bool)
-    for start, end in quotes:
-        for i, (s, e) in enumerate(spans):
-            if s >= start and e <= end:
-                inside[i] = True
-    return np.array([inside[i * step : i * step + k].any() for i in range(count)], dtype=bool)
+    """Which of the ``count`` windows hold a token inside a quotation: O((n + q) log q)."""
+    if not quotes or not spans:
+        return np.zeros(count, dtype=bool)
+    merged: list[list[int]] = []
+    for start, end in sorted(quotes):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    starts = np.array([q[0] for q in merged])
+    ends = np.array([q[1] for q in merged])
+    token = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
+    # The last quotation starting at or before each token: the token is inside when it ends
+    # there too.
+    owner = np.searchsorted(starts, token[:, 0], side="right") - 1
+    inside = (owner >= 0) & (token[:, 1] <= ends[np.maximum(owner, 0)])
+    covered = np.concatenate(([0], np.cumsum(inside)))
+    first = np.arange(count) * step
+    return (covered[first + k] - covered[first]) > 0
 
 
 def _similar(
@@ -137,6 +150,90 @@ def _similar(
     return tuple(sorted(found, key=lambda d: (-d.jaccard, d.source)))
 
 
+@dataclass(frozen=True)
+class _Draft:
+    """The draft's windows under one index profile: hashes, which count, which were quoted."""
+
+    canonical: Canonical
+    hashes: np.ndarray  # every window in order
+    keep: np.ndarray  # kept by sampling and not inside quotations
+    distinct: np.ndarray  # the kept hashes, sorted, each once
+    quoted: int  # distinct shingles found only inside quotations
+
+
+def _draft(text: str, indexed: IndexedProfile, skip_quotes: bool) -> _Draft:
+    canonical = canonicalize(text, profile_of(indexed))
+    k, step = indexed.k, indexed.step
+    hashes = window_hashes(canonical.tokens, k, step)
+    if len(hashes) == 0:
+        raise TextTooShort(len(canonical), k, "draft")
+    keep = hashes % np.uint64(indexed.sample) == 0
+    quoted = 0
+    if skip_quotes:
+        inside = _windows_in_quotes(canonical.spans, k, step, len(hashes), quoted_ranges(text))
+        quoted = len(np.setdiff1d(hashes[inside & keep], hashes[~inside & keep]))
+        keep &= ~inside
+    distinct = np.unique(hashes[keep])
+    if len(distinct) == 0:
+        sampled = indexed.sample > 1
+        reason = (
+            f"none of its {len(hashes)} shingles is kept by the index's 1/{indexed.sample} sampling"
+            if sampled
+            else "all its shingles are inside quotations"
+        )
+        raise InputError(
+            f"the draft cannot be checked under {indexed.name}: {reason}",
+            source="draft",
+            reason="sampling" if sampled else "all-quoted",
+        )
+    return _Draft(canonical, hashes, keep, distinct, quoted)
+
+
+Names = dict[int, tuple[str, str | None]]
+
+
+def _postings(
+    index: Index,
+    indexed: IndexedProfile,
+    distinct: np.ndarray,
+    exclude: Exclusion,
+    max_postings: int | None,
+) -> tuple[list[tuple[int, int]], set[int], Names]:
+    """``(hash, doc)`` rows of the sources not excluded, the hashes too common to credit, and
+    the names of the documents looked up so far."""
+    rows, frequent = index.postings(indexed, distinct, max_postings)
+    names: Names = {}
+    if exclude:
+        names = index.sources({doc for _, doc in rows})
+        allowed = {doc for doc, (source, _) in names.items() if not exclude(source)}
+        rows = [(h, doc) for h, doc in rows if doc in allowed]
+    return rows, frequent, names
+
+
+def _top_sources(
+    index: Index, indexed: IndexedProfile, shared: Counter[int], names: Names, n: int, top: int
+) -> tuple[SourceMatch, ...]:
+    """The ``top`` sources by shared shingles; details are fetched only for those that can
+    make the list."""
+    counts = sorted(shared.values(), reverse=True)
+    cutoff = counts[top - 1] if len(counts) >= top else 1
+    detailed = [doc for doc, count in shared.items() if count >= cutoff]
+    names.update(index.sources(doc for doc in detailed if doc not in names))
+    sizes = index.shingle_counts(indexed, detailed)
+    matches = sorted(
+        (
+            SourceMatch(
+                names[doc][0], names[doc][1], count, count / n,
+                count / (n + sizes[doc] - count), sizes[doc],
+            )
+            for doc, count in shared.items()
+            if doc in sizes
+        ),
+        key=lambda m: (-m.shared, -m.jaccard, m.source),
+    )  # fmt: skip
+    return tuple(matches[:top])
+
+
 def _check_profile(
     text: str,
     index: Index,
@@ -147,78 +244,27 @@ def _check_profile(
     similar: float | None,
     max_postings: int | None,
 ) -> ProfileCheck:
-    profile = profile_of(indexed)
-    canonical = canonicalize(text, profile)
-    k, step = indexed.k, indexed.step
-    hashes = window_hashes(canonical.tokens, k, step)
-    keep = hashes % np.uint64(indexed.sample) == 0
-    quoted = 0
-    if skip_quotes and len(hashes):
-        inside = _windows_in_quotes(canonical.spans, k, step, len(hashes), quoted_ranges(text))
-        quoted = len(set(hashes[inside & keep].tolist()) - set(hashes[~inside & keep].tolist()))
-        keep &= ~inside
-    distinct = np.unique(hashes[keep])
-    if len(hashes) == 0:
-        raise TextTooShort(len(canonical), k, "draft")
-    if len(distinct) == 0:
-        reason = (
-            f"none of its {len(hashes)} shingles is kept by the index's 1/{indexed.sample} sampling"
-            if indexed.sample > 1
-            else "all its shingles are inside quotations"
-        )
-        code = "sampling" if indexed.sample > 1 else "all-quoted"
-        raise InputError(
-            f"the draft cannot be checked under {indexed.name}: {reason}",
-            source="draft",
-            reason=code,
-        )
-    rows, frequent = index.postings(indexed, distinct, max_postings)
-    names: dict[int, tuple[str, str | None]] = {}
-    if exclude:
-        names = index.sources({doc for _, doc in rows})
-        allowed = {doc for doc, (source, _) in names.items() if not exclude(source)}
-        rows = [(h, doc) for h, doc in rows if doc in allowed]
+    draft = _draft(text, indexed, skip_quotes)
+    rows, frequent, names = _postings(index, indexed, draft.distinct, exclude, max_postings)
     borrowed = {h for h, _ in rows} | frequent
-    shared = Counter(doc for _, doc in rows)
-    # Details (title, size for Jaccard) only for the sources that can make the top list.
-    counts = sorted(shared.values(), reverse=True)
-    cutoff = counts[top - 1] if len(counts) >= top else 1
-    detailed = [doc for doc, count in shared.items() if count >= cutoff]
-    names.update(index.sources(doc for doc in detailed if doc not in names))
-    sizes = index.shingle_counts(indexed, detailed)
-    n = len(distinct)
-    matches = sorted(
-        (
-            SourceMatch(
-                names[doc][0],
-                names[doc][1],
-                count,
-                count / n,
-                count / (n + sizes[doc] - count),
-                sizes[doc],
-            )
-            for doc, count in shared.items()
-            if doc in sizes
-        ),
-        key=lambda m: (-m.shared, -m.jaccard, m.source),
-    )
-    signed = hashes.view(np.int64)
+    n = len(draft.distinct)
+    matches = _top_sources(index, indexed, Counter(doc for _, doc in rows), names, n, top)
     found = np.fromiter(borrowed, dtype=np.int64, count=len(borrowed))
-    hit = keep & np.isin(signed, found)
-    fragments = canonical.fragments(np.flatnonzero(hit) * step, k)
-    near = None if similar is None else _similar(index, indexed, distinct, similar, exclude)
+    hit = draft.keep & np.isin(draft.hashes.view(np.int64), found)
+    fragments = draft.canonical.fragments(np.flatnonzero(hit) * indexed.step, indexed.k)
+    near = None if similar is None else _similar(index, indexed, draft.distinct, similar, exclude)
     return ProfileCheck(
         indexed.name,
         indexed.fingerprint,
-        k,
-        len(canonical),
+        indexed.k,
+        len(draft.canonical),
         n,
         len(borrowed),
-        tuple(matches[:top]),
+        matches,
         fragments,
-        quoted,
+        draft.quoted,
         near,
-        profile.word_for_word,
+        draft.canonical.profile.word_for_word,
     )
 
 

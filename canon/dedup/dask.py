@@ -129,6 +129,42 @@ def dedup_dask(
     return _run(inputs, settings, reading, client, partitions)
 
 
+def _candidate_pairs(entries: Any, settings: MinHashSettings) -> list[tuple[int, int]]:
+    """Pairs sharing a band key: band records are shuffled so that equal keys meet."""
+    bands, rows = settings.banding
+    return sorted(
+        entries.map_partitions(_band_records, settings.num_perm, settings.seed, bands, rows)
+        .groupby(lambda record: (record[0], record[1]), shuffle="tasks")
+        .map(lambda group: [index for _, _, index in group[1]])
+        .filter(lambda members: len(members) > 1)
+        .map(pairs_within)
+        .flatten()
+        .distinct()
+        .compute()
+    )
+
+
+def _verified_pairs(
+    entries: Any, candidates: list[tuple[int, int]], threshold: float, count: int
+) -> list[tuple[int, int, float]]:
+    """Candidates verified on the workers; only the sets of documents in some pair travel."""
+    import dask
+    import dask.bag as db
+
+    if not candidates:
+        return []
+    needed = {i for pair in candidates for i in pair}
+    hashes = dict(
+        entries.filter(lambda r: r[0] in needed).map(lambda r: (r[0], r[1].hashes)).compute()
+    )
+    lookup = dask.delayed(hashes, pure=True)
+    return sorted(
+        db.from_sequence(candidates, npartitions=min(count, len(candidates)))
+        .map_partitions(_verify, lookup, threshold)
+        .compute()
+    )
+
+
 def _run(
     inputs: Sequence[Item | Entry],
     settings: MinHashSettings,
@@ -136,13 +172,10 @@ def _run(
     client: Any,
     partitions: int | None,
 ) -> tuple[DedupResult, list[Failure]]:
-    import dask
     import dask.bag as db
 
-    threshold, num_perm, seed = settings.threshold, settings.num_perm, settings.seed
     seconds: dict[str, float] = {}
     start = time.perf_counter()
-    bands, rows = settings.banding
     count = partitions or max(1, 2 * len(client.scheduler_info()["workers"]))
     prepared = (
         db.from_sequence(list(enumerate(inputs)), npartitions=min(count, max(1, len(inputs))))
@@ -153,35 +186,12 @@ def _run(
     entries = prepared.filter(lambda r: isinstance(r[1], Entry))
     meta = dict(entries.map(lambda r: (r[0], (r[1].source, r[1].chars))).compute())
     seconds["signatures"] = time.perf_counter() - start
-
     start = time.perf_counter()
-    candidates = sorted(
-        entries.map_partitions(_band_records, num_perm, seed, bands, rows)
-        .groupby(lambda record: (record[0], record[1]), shuffle="tasks")
-        .map(lambda group: [index for _, _, index in group[1]])
-        .filter(lambda members: len(members) > 1)
-        .map(pairs_within)
-        .flatten()
-        .distinct()
-        .compute()
-    )
+    candidates = _candidate_pairs(entries, settings)
     seconds["candidates"] = time.perf_counter() - start
-
     start = time.perf_counter()
-    needed = {i for pair in candidates for i in pair}
-    hashes = dict(
-        entries.filter(lambda r: r[0] in needed).map(lambda r: (r[0], r[1].hashes)).compute()
-    )
-    verified: list[tuple[int, int, float]] = []
-    if candidates:
-        lookup = dask.delayed(hashes, pure=True)
-        verified = sorted(
-            db.from_sequence(candidates, npartitions=min(count, len(candidates)))
-            .map_partitions(_verify, lookup, threshold)
-            .compute()
-        )
+    verified = _verified_pairs(entries, candidates, settings.threshold, count)
     seconds["verification"] = time.perf_counter() - start
-
     start = time.perf_counter()
     # Renumber so that document order is the input order, as in the local engine.
     order = sorted(meta)
@@ -189,6 +199,7 @@ def _run(
     renumbered = [(position[a], position[b], j) for a, b, j in verified]
     found = clusters([meta[i] for i in order], renumbered)
     seconds["components"] = time.perf_counter() - start
+    bands, rows = settings.banding
     result = DedupResult(
         tuple(found), len(meta), len(candidates), len(verified), bands, rows, seconds
     )

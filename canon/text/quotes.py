@@ -7,6 +7,7 @@ pairwise.  A quotation inside a «…» range is part of it.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 __all__ = ["quoted_ranges"]
 
@@ -26,7 +27,10 @@ def quoted_ranges(text: str) -> list[tuple[int, int]]:
             depth -= 1
             if depth == 0:
                 ranges.append((start, mark.end()))
+    starts = [s for s, _ in ranges]  # guillemet ranges, found in order: sorted, disjoint
+    others = []
     for quote in _OTHER_QUOTES.finditer(text):
-        if not any(s <= quote.start() < e for s, e in ranges):
-            ranges.append(quote.span())
-    return sorted(ranges)
+        owner = bisect_right(starts, quote.start()) - 1
+        if owner < 0 or quote.start() >= ranges[owner][1]:
+            others.append(quote.span())
+    return sorted(ranges + others)

@@ -63,7 +63,7 @@ def test_every_error_crosses_a_process_boundary_intact() -> None:
     made = [
         errors.OptionError("similar", "must be a Jaccard in (0, 1], got 2", value=2),
         errors.FetchError("http://example.ru/", "cannot resolve host", reason="dns"),
-        errors.ExtractionError("page.html: no main text", source="page.html", reason="no-main-text"),
+        errors.ExtractionError("a.html: no main text", source="a.html", reason="no-main-text"),
         errors.TextTooShort(1, 3, "draft"),
         errors.EmptyText("text"),
         errors.IndexFileError("i.db: not an index", path="i.db", reason="not-an-index"),

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,10 +38,8 @@ class LiveServer:
         parent = psutil.Process(self.process.pid)
         total = 0
         for proc in [parent, *parent.children(recursive=True)]:
-            try:
+            with suppress(psutil.NoSuchProcess):
                 total += proc.memory_info().rss
-            except psutil.NoSuchProcess:
-                pass
         return total
 
     def peak_rss(self) -> int:

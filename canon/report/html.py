@@ -26,8 +26,15 @@ from ..sources.documents import Document
 from ..uniqueness import CheckResult
 from .model import METRICS, Groups, check_view, compare_view, runs_of
 
-__all__ = ["CSS", "TEMPLATES", "check_html", "compare_html", "environment", "highlighted",
-           "write_html"]  # fmt: skip
+__all__ = [
+    "CSS",
+    "TEMPLATES",
+    "check_html",
+    "compare_html",
+    "environment",
+    "highlighted",
+    "write_html",
+]
 
 _WEB = Path(__file__).resolve().parent.parent / "web"
 TEMPLATES = _WEB / "templates"
@@ -45,8 +52,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.globals.update(version=__version__, metrics=METRICS, standalone=False,
-                       plot=None)  # fmt: skip
+    env.globals.update(version=__version__, metrics=METRICS, standalone=False, plot=None)
     return env
 
 

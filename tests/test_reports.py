@@ -8,11 +8,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from fastapi.testclient import TestClient
+
 import canon
 from canon import Index
 from canon.canonical import Fragment
 from canon.comparison import shared_fragments
-from canon.report.html import highlighted
+from canon.report.html import CSS, check_html, compare_html, highlighted, write_html
+from canon.report.plot import similarity_curves
+from canon.sources.documents import Document
+from canon.uniqueness import CheckResult, ProfileCheck, SourceMatch
+from canon.web import create_app
 
 HOSTILE = 'Текст <script>alert("x")</script> и "кавычки" \' onmouseover="alert(1)" & прочее'
 
@@ -80,3 +87,69 @@ def test_check_html(tmp_path: Path, examples: Path) -> None:
     _assert_safe(page)
     assert "uniqueness" in page.lower() and '<mark class="exact">' in page
     assert (tmp_path / "check-2.html").exists()  # the second draft's report
+
+
+# --- one set of templates for the pages and the reports ------------------------------------
+
+
+def _section(page: str, start: str, end: str = "</table>") -> str:
+    begin = page.index(start)
+    return page[begin : page.index(end, begin) + len(end)]
+
+
+def test_the_report_is_the_web_page_standalone(examples: Path) -> None:
+    texts = [(examples / name).read_text("utf-8") for name in ("original.txt", "rewrite.txt")]
+    docs = [Document("first", texts[0]), Document("second", texts[1])]
+    table = canon.compare_table(*texts, labels=("first", "second"))
+    report = compare_html(table, docs)
+    page = TestClient(create_app()).post("/", data={"first_text": texts[0],
+                                                    "second_text": texts[1]}).text  # fmt: skip
+    # the same template draws the same tables, word for word
+    for start in ('<table class="similarity">', "<h2>Sources</h2>", "<h2>Rules</h2>"):
+        end = "</ul>" if "Rules" in start else "</table>"
+        assert _section(report, start, end) == _section(page, start, end)
+    # standalone: the site's CSS inline; no form, script, navigation or link to the server
+    assert f"<style>{CSS.read_text('utf-8')}</style>" in report
+    for absent in ("<form", "<script", "<nav", "<link", "data-shingles", "/static/"):
+        assert absent not in report, absent
+    assert "<form" in page and "/static/canon.js" in page and "data-shingles" in page
+
+
+def test_report_escapes_sources_and_titles() -> None:
+    evil = '"><i onmouseover="alert(1)">x</i>'
+    text = "Кошка ловила мышей в старом амбаре у реки. " + HOSTILE
+    docs = [Document(evil, text, title=evil), Document("<b>b</b>", text, title="</title><script>")]
+    page = compare_html(canon.compare_table(text, text), docs)
+    _assert_safe(page)
+    assert "<i " not in page and "&lt;i onmouseover" in page and "</title><script>" not in page
+    profile = ProfileCheck(
+        "raw", "f" * 16, 3, 8, 6, 6,
+        (SourceMatch(evil, evil, 6, 1.0, 1.0, 6),),
+        (Fragment(0, len(text)),), word_for_word=True,
+    )  # fmt: skip
+    page = check_html(CheckResult(text, (profile,)), Document(evil, text, title=evil))
+    _assert_safe(page)
+    assert "<i " not in page and page.count("&lt;i onmouseover") >= 3
+    assert '<mark class="exact">' in page
+
+
+def test_write_html_refuses_a_folder(tmp_path: Path) -> None:
+    with pytest.raises(canon.OutputError, match="cannot write the report") as refused:
+        write_html(tmp_path, "<p>x</p>")
+    assert refused.value.path == tmp_path
+
+
+def test_similarity_curves_reuse_the_tables_canonical_forms(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    first, second = "Кошка ловила мышей в старом амбаре у реки", "Кошки ловят мышь в амбарах"
+    table = canon.compare_table(first, second)
+    expected = canon.compare_table(first, second, ks=range(1, 11))
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("canonicalized again")
+
+    monkeypatch.setattr(canon.comparison, "canonicalize", refused)
+    curves = similarity_curves(table)
+    assert curves.ks == tuple(range(1, 11))
+    assert curves.to_dict() == expected.to_dict()

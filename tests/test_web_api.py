@@ -158,12 +158,12 @@ def test_text_over_the_limit_is_413_naming_the_field() -> None:
 
 
 def test_internal_error_leaks_no_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
-    from canon.web import app as web_app
+    from canon.web.routes import api
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret detail")
 
-    monkeypatch.setattr(web_app, "compare_docs", broken)
+    monkeypatch.setattr(api, "compare_docs", broken)
     client = TestClient(create_app(), raise_server_exceptions=False)
     answer = client.post("/api/compare", json={"first": "один два", "second": "три"})
     assert answer.status_code == 500

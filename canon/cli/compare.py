@@ -11,7 +11,7 @@ import click
 
 from ..canonical import canonicalize
 from ..comparison import Table, compare_table
-from ..profile import BUILTIN_PROFILES, Profile
+from ..profile import BUILTIN_PROFILES
 from ..sources.documents import Document
 from . import cli
 from .options import (
@@ -93,7 +93,7 @@ def compare(
     table = compare_table(docs[0].text, docs[1].text, ks or (3, 4, 5), profiles, step=step,
                           labels=labels).require_measurable()  # fmt: skip
     if html_path or plot_path:
-        _write_reports(docs, profiles, table, html_path, plot_path)
+        _write_reports(docs, table, html_path, plot_path)
     if as_json:
         _echo_json({"first": docs[0].to_dict(), "second": docs[1].to_dict(), **table.to_dict()})
     else:
@@ -104,7 +104,6 @@ def compare(
 
 def _write_reports(
     docs: Sequence[Document],
-    profiles: Sequence[Profile],
     table: Table,
     html_path: Path | None,
     plot_path: Path | None,
@@ -112,7 +111,7 @@ def _write_reports(
     from ..report.html import compare_html, write_html
     from ..report.plot import plot_png, similarity_curves
 
-    png = plot_png(similarity_curves(docs[0].text, docs[1].text, profiles), plot_path)
+    png = plot_png(similarity_curves(table), plot_path)
     if html_path:
         write_html(html_path, compare_html(table, docs, png))
 

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
 from pathlib import Path
 
 from ..comparison import Comparison, Table, compare_table
 from ..errors import OutputError
-from ..profile import Profile
 
 __all__ = ["PLOT_SIZE", "plot_png", "similarity_curves"]
 
@@ -16,11 +14,21 @@ PLOT_SIZE = (800, 500)  # pixels
 _KS = tuple(range(1, 11))
 
 
-def similarity_curves(
-    first: str, second: str, profiles: Iterable[str | Profile] = ("raw", "lemma")
-) -> Table:
-    """The comparison table for k = 1 to 10: the data behind the plot."""
-    return compare_table(first, second, ks=_KS, profiles=profiles)
+def similarity_curves(table: Table) -> Table:
+    """The comparison table for k = 1 to 10 under ``table``'s profiles: the data behind the
+    plot, measured on the canonical forms ``table`` kept (nothing is canonicalized again)."""
+    parts = [
+        compare_table(*table.canonicals[p.name], ks=_KS, profiles=[p])  # type: ignore[arg-type]
+        for p in table.profiles
+    ]
+    return Table(
+        _KS,
+        table.profiles,
+        {key: cell for part in parts for key, cell in part.cells.items()},
+        dict(table.words),
+        dict(table.folds),
+        dict(table.canonicals),
+    )
 
 
 def plot_png(table: Table, path: Path | None = None) -> bytes:

@@ -1,82 +1,63 @@
-"""Results → the terminal (rich).  JSON comes straight from each result's ``to_dict``."""
+"""Results → the terminal (rich), drawn from :mod:`canon.report.model`.
+
+JSON comes straight from each result's ``to_dict``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import click
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from ..canonical import Canonical
-from ..comparison import Comparison, Table
+from ..comparison import Table
 from ..profile import Profile
 from ..sources.documents import Document
 from ..text.tokenize import Fold
+from ..textstats import TextStats
 from ..uniqueness import CheckResult
+from .model import (
+    EXACT,
+    METRICS,
+    REWRITE,
+    NearRow,
+    UniquenessRow,
+    check_runs,
+    describe,
+    method_label,
+    metric_rows,
+    profile_rows,
+    stats_rows,
+    uniqueness_rows,
+)
 
 __all__ = [
     "describe",
     "marked_text",
     "print_check",
     "print_profiles",
+    "print_stats",
     "print_table",
     "print_tokens",
 ]
-
-_METRICS = (
-    ("jaccard", "Jaccard"),
-    ("dice", "Dice"),
-    ("containment_first", "A in B"),
-    ("containment_second", "B in A"),
-)
 
 
 def _console() -> Console:
     return Console(highlight=False, soft_wrap=False)
 
 
-def describe(profile: Profile) -> str:
-    """The rules of a profile in a few words."""
-    s = profile.settings()
-    parts = [str(s["unicode_form"])]
-    if s["casefold"]:
-        parts.append("casefold")
-    if s["morphology"] != "none":
-        parts.append({"lemma": "pymorphy3 lemmas", "stem": "Snowball stems"}[str(s["morphology"])])
-    parts.append("hyphenated words whole" if s["keep_hyphens"] else "hyphens split words")
-    for key, label in (
-        ("yo_fold", "ё→е"),
-        ("strip_marks", "stress marks and invisible characters removed"),
-        ("fold_confusables", "Latin look-alikes folded"),
-    ):
-        if s[key]:
-            parts.append(label)
-    if profile.stopwords:
-        names = [k if "/" not in k else k.rsplit("/", 1)[-1] for k in profile.stopwords]
-        negation = "negation kept" if profile.keep_negation else "negation dropped"
-        parts.append(f"stop lists {'+'.join(names)} ({negation})")
-    if profile.drop_pos:
-        parts.append(f"drops {','.join(profile.drop_pos)}")
-    if profile.synonyms:
-        parts.append("synonyms merged")
-    return ", ".join(parts)
-
-
-_METHODS = {
-    "text": "text",
-    "docx": "Word document",
-    "trafilatura": "main text by trafilatura",
-    "whole-page": "whole page",
-}
+def _grid(**options: bool) -> RichTable:
+    return RichTable(show_edge=False, pad_edge=False, header_style="bold", **options)
 
 
 def _document_lines(label: str, doc: Document) -> str:
     title = f"  «{escape(doc.title)}»" if doc.title else ""
     moved = f" → {escape(doc.final_url)}" if doc.final_url and doc.final_url != doc.source else ""
-    facts = [_METHODS.get(doc.method, doc.method), doc.encoding, f"{doc.chars:,} chars"]
+    facts = [method_label(doc.method), doc.encoding, f"{doc.chars:,} chars"]
     if doc.fetched:
         facts.append(f"{'from cache, ' if doc.cached else ''}fetched {doc.fetched}")
     details = " · ".join(escape(f) for f in facts if f)
@@ -93,37 +74,39 @@ def _folds_line(label: str, folds: Sequence[Fold]) -> str:
     )
 
 
+# --------------------------------------------------------------------------- compare
+
+
+def _metrics_grid(table: Table) -> RichTable:
+    grid = _grid()
+    grid.add_column("k", justify="right")
+    grid.add_column("profile")
+    for title in (*METRICS, "shared"):
+        grid.add_column(title, justify="right")
+    grid.add_column("shingles A/B", justify="right", style="dim")
+    width = len(METRICS) + 2
+    for row in metric_rows(table):
+        for i, cell in enumerate(row.cells):
+            values = [*cell.values, cell.shared, cell.shingles] if cell.values else ["too short"]
+            values += [""] * (width - len(values))
+            last = i == len(row.cells) - 1
+            grid.add_row(str(row.k) if i == 0 else "", cell.profile, *values, end_section=last)
+    return grid
+
+
 def print_table(table: Table, docs: Sequence[Document]) -> None:
     console = _console()
     for label, doc in zip("AB", docs):
         console.print(_document_lines(label, doc))
-    grid = RichTable(show_edge=False, pad_edge=False, header_style="bold")
-    grid.add_column("k", justify="right")
-    grid.add_column("profile")
-    for _, title in _METRICS:
-        grid.add_column(title, justify="right")
-    grid.add_column("shared", justify="right")
-    grid.add_column("shingles A/B", justify="right", style="dim")
-    for k in table.ks:
-        for i, profile in enumerate(table.profiles):
-            cell = table.cell(profile.name, k)
-            row = [str(k) if i == 0 else "", profile.name]
-            if isinstance(cell, Comparison):
-                row += [f"{getattr(cell, key):.1%}" for key, _ in _METRICS]
-                row += [f"{cell.common:,}", f"{cell.first_shingles:,}/{cell.second_shingles:,}"]
-            else:
-                row += ["too short", "", "", "", "", ""]
-            grid.add_row(*row, end_section=i == len(table.profiles) - 1)
     console.print()
-    console.print(grid)
+    console.print(_metrics_grid(table))
     console.print()
-    for profile in table.profiles:
-        a, b = table.words[profile.name]
+    for row in profile_rows(table):
         console.print(
-            f"[bold]{profile.name}[/] {profile.fingerprint}  words A {a:,}, B {b:,}  "
-            f"[dim]{escape(describe(profile))}[/]"
+            f"[bold]{row.name}[/] {row.fingerprint}  words A {row.words[0]}, B {row.words[1]}  "
+            f"[dim]{escape(row.description)}[/]"
         )
-    folded = {
+    folded = {  # one line per text, whichever profiles folded its letters
         label: folds
         for profile in table.profiles
         for label, folds in zip("AB", table.folds[profile.name])
@@ -160,134 +143,95 @@ def print_profiles(profiles: Sequence[Profile]) -> None:
 
 # --------------------------------------------------------------------------- check
 
-_EXACT, _REWRITE = 2, 1
-_MARKS = {_EXACT: ("[[", "]]"), _REWRITE: ("{{", "}}")}
-_STYLES = {_EXACT: "bold white on red", _REWRITE: "black on yellow"}
-
-
-def _levels(result: CheckResult) -> list[int]:
-    """Per character of the draft: 2 copied word for word, 1 found only after normalization."""
-    levels = [0] * len(result.text)
-    for profile in result.profiles:
-        level = _EXACT if profile.word_for_word else _REWRITE
-        for fragment in profile.fragments:
-            for i in range(fragment.start, fragment.end):
-                levels[i] = max(levels[i], level)
-    return levels
-
-
-def _runs(levels: list[int]) -> list[tuple[int, int, int]]:
-    runs: list[tuple[int, int, int]] = []
-    for i, level in enumerate(levels):
-        if runs and runs[-1][2] == level:
-            runs[-1] = (runs[-1][0], i + 1, level)
-        else:
-            runs.append((i, i + 1, level))
-    return runs
+_MARKS = {EXACT: ("[[", "]]"), REWRITE: ("{{", "}}")}
+_STYLES = {EXACT: "bold white on red", REWRITE: "black on yellow"}
 
 
 def marked_text(result: CheckResult) -> str:
     """The draft with ``[[copied]]`` and ``{{rewritten}}`` fragments marked, for plain output."""
     out = []
-    for start, end, level in _runs(_levels(result)):
-        opening, closing = _MARKS.get(level, ("", ""))
-        out.append(f"{opening}{result.text[start:end]}{closing}")
+    for run in check_runs(result):
+        opening, closing = _MARKS.get(run.level, ("", ""))
+        out.append(f"{opening}{run.text}{closing}")
     return "".join(out)
 
 
-def print_check(result: CheckResult, doc: Document) -> None:
-    from rich.text import Text
-
-    console = _console()
-    console.print(_document_lines("Draft", doc))
-    grid = RichTable(show_edge=False, pad_edge=False, header_style="bold")
+def _uniqueness_grid(rows: Sequence[UniquenessRow]) -> RichTable:
+    grid = _grid()
     for title in ("profile", "uniqueness", "borrowed/shingles", "k", "fingerprint"):
         grid.add_column(title, justify="left" if title in ("profile", "fingerprint") else "right")
-    for p in result.profiles:
-        grid.add_row(
-            p.profile,
-            f"{p.uniqueness:.1%}",
-            f"{p.borrowed:,}/{p.draft_shingles:,}",
-            str(p.k),
-            p.fingerprint,
-        )
-    console.print()
-    console.print(grid)
-    for p in result.profiles:
-        if not p.sources:
-            continue
-        console.print(f"\n[bold]Sources ({p.profile})[/]")
-        sources = RichTable(show_edge=False, pad_edge=False, header_style="bold")
-        for title in ("source", "share of draft", "Jaccard", "shared"):
-            sources.add_column(title, justify="left" if title == "source" else "right")
-        for match in p.sources:
-            title = f"  «{match.title}»" if match.title else ""
-            sources.add_row(
-                escape(match.source + title),
-                f"{match.containment:.1%}",
-                f"{match.jaccard:.1%}",
-                f"{match.shared:,}",
-            )
-        console.print(sources)
-    for p in result.profiles:
-        if p.similar is None:
-            continue
-        console.print(f"\n[bold]Near-duplicates of the whole draft ({p.profile})[/]")
-        if not p.similar:
-            console.print("[dim]none at this threshold[/]")
-            continue
-        near = RichTable(show_edge=False, pad_edge=False, header_style="bold")
-        for title in ("source", "estimated Jaccard", "exact Jaccard"):
-            near.add_column(title, justify="left" if title == "source" else "right")
-        for doc in p.similar:
-            title = f"  «{doc.title}»" if doc.title else ""
-            near.add_row(escape(doc.source + title), f"{doc.estimated:.1%}", f"{doc.jaccard:.1%}")
-        console.print(near)
-    if console.is_terminal:
-        text = Text()
-        for start, end, level in _runs(_levels(result)):
-            text.append(result.text[start:end], style=_STYLES.get(level, ""))
-        console.print(
-            "\n[bold]Draft[/] ([white on red]copied word for word[/], "
-            "[black on yellow]found after lemmatization[/])"
-        )
-        console.print(text)
-    else:
+    for p in rows:
+        grid.add_row(p.profile, p.uniqueness, p.borrowed, str(p.k), p.fingerprint)
+    return grid
+
+
+def _titled(source: str, title: str) -> str:
+    return escape(source + (f"  «{title}»" if title else ""))
+
+
+def _sources_grid(row: UniquenessRow) -> RichTable:
+    grid = _grid()
+    for title in ("source", "share of draft", "Jaccard", "shared"):
+        grid.add_column(title, justify="left" if title == "source" else "right")
+    for m in row.sources:
+        grid.add_row(_titled(m.source, m.title), m.share, m.jaccard, m.shared)
+    return grid
+
+
+def _near_grid(near: Sequence[NearRow]) -> RichTable:
+    grid = _grid()
+    for title in ("source", "estimated Jaccard", "exact Jaccard"):
+        grid.add_column(title, justify="left" if title == "source" else "right")
+    for d in near:
+        grid.add_row(_titled(d.source, d.title), d.estimated, d.jaccard)
+    return grid
+
+
+def _print_draft(console: Console, result: CheckResult) -> None:
+    if not console.is_terminal:
         click.echo("\nDraft ([[copied word for word]], {{found after lemmatization}}):")
         click.echo(marked_text(result))
+        return
+    text = Text()
+    for run in check_runs(result):
+        text.append(run.text, style=_STYLES.get(run.level, ""))
+    console.print(
+        "\n[bold]Draft[/] ([white on red]copied word for word[/], "
+        "[black on yellow]found after lemmatization[/])"
+    )
+    console.print(text)
+
+
+def print_check(result: CheckResult, doc: Document) -> None:
+    console = _console()
+    console.print(_document_lines("Draft", doc))
+    rows = uniqueness_rows(result)
+    console.print()
+    console.print(_uniqueness_grid(rows))
+    for row in rows:
+        if row.sources:
+            console.print(f"\n[bold]Sources ({row.profile})[/]")
+            console.print(_sources_grid(row))
+    for row in rows:
+        if row.similar is None:
+            continue
+        console.print(f"\n[bold]Near-duplicates of the whole draft ({row.profile})[/]")
+        console.print(_near_grid(row.similar) if row.similar else "[dim]none at this threshold[/]")
+    _print_draft(console, result)
     console.print(
         "[dim]uniqueness = share of the draft's distinct shingles found in no indexed "
         "source; share of draft = shared / draft shingles.[/]"
     )
 
 
-def stats_rows(stats: Any) -> list[tuple[str, str]]:
-    """The text statistics as (name, value) pairs, for the terminal and the HTML report."""
-    zipf = stats.zipf
-    if zipf.slope is None:
-        zipf_text = str(zipf.note)
-    else:
-        zipf_text = f"{zipf.slope:.2f}, {zipf.r_squared:.2f}" + (
-            "" if zipf.natural else " (outside the usual range)"
-        )
-    return [
-        ("characters", f"{stats.characters:,}"),
-        ("characters without spaces", f"{stats.characters_no_spaces:,}"),
-        ("words", f"{stats.words:,}"),
-        ("unique lemmas", f"{stats.unique_lemmas:,}"),
-        ("water", f"{stats.water_percent:.1f}%"),
-        ("classic nausea", f"{stats.classic_nausea:.2f} ({stats.classic_nausea_lemma or '-'})"),
-        ("academic nausea", f"{stats.academic_nausea:.1f}%"),
-        ("Zipf slope, R²", zipf_text),
-        ("keywords", ", ".join(f"{k.lemma} {k.count} ({k.density:.1f}%)" for k in stats.keywords)),
-    ]
+# --------------------------------------------------------------------------- stats
 
 
-def print_stats(stats: Any, doc: Document) -> None:
+def print_stats(stats: TextStats, doc: Document) -> None:
     """Text statistics: a two-column table, then the keywords."""
     console = _console()
     console.print(_document_lines("Text", doc))
-    grid = RichTable(show_header=False, show_edge=False, pad_edge=False)
+    grid = _grid(show_header=False)
     grid.add_column(style="bold")
     grid.add_column(justify="right")
     for name, value in stats_rows(stats)[:-1]:  # keywords get a table of their own
@@ -295,7 +239,7 @@ def print_stats(stats: Any, doc: Document) -> None:
     console.print()
     console.print(grid)
     if stats.keywords:
-        table = RichTable(show_edge=False, pad_edge=False, header_style="bold")
+        table = _grid()
         for title in ("keyword (lemma)", "count", "density"):
             table.add_column(title, justify="left" if title.startswith("keyword") else "right")
         for keyword in stats.keywords:

@@ -1,0 +1,252 @@
+"""Results → rows of formatted cells: metrics, uniqueness, documents, profiles, statistics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...comparison import Comparison, Table
+from ...errors import CanonError
+from ...profile import Profile
+from ...sources.documents import Document
+from ...sources.fetch import is_url
+from ...textstats import TextStats, text_stats
+from ...uniqueness import CheckResult, SimilarDocument, SourceMatch
+
+__all__ = [
+    "METRICS",
+    "DocumentRow",
+    "MetricCell",
+    "MetricRow",
+    "NearRow",
+    "ProfileRow",
+    "SourceRow",
+    "Statistics",
+    "UniquenessRow",
+    "describe",
+    "document_row",
+    "method_label",
+    "metric_rows",
+    "percent",
+    "profile_rows",
+    "statistics",
+    "stats_rows",
+    "uniqueness_rows",
+]
+
+METRICS = ("Jaccard", "Dice", "A in B", "B in A")
+_METRIC_FIELDS = ("jaccard", "dice", "containment_first", "containment_second")
+
+
+def percent(value: float) -> str:
+    return f"{value:.1%}"
+
+
+@dataclass(frozen=True)
+class MetricCell:
+    """One profile at one k: the four metrics (empty when ``message`` says it is too short)."""
+
+    profile: str
+    values: tuple[str, ...]
+    shared: str = ""
+    shingles: str = ""
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class MetricRow:
+    k: int
+    cells: tuple[MetricCell, ...]  # one per profile, in the table's order
+
+
+def _metric_cell(cell: object, profile: str) -> MetricCell:
+    if not isinstance(cell, Comparison):
+        return MetricCell(profile, (), message=str(getattr(cell, "message", "")))
+    return MetricCell(
+        profile,
+        tuple(percent(getattr(cell, name)) for name in _METRIC_FIELDS),
+        f"{cell.common:,}",
+        f"{cell.first_shingles:,}/{cell.second_shingles:,}",
+    )
+
+
+def metric_rows(table: Table) -> tuple[MetricRow, ...]:
+    """One row per k of a comparison table, one cell per profile."""
+    return tuple(
+        MetricRow(k, tuple(_metric_cell(table.cell(p.name, k), p.name) for p in table.profiles))
+        for k in table.ks
+    )
+
+
+@dataclass(frozen=True)
+class SourceRow:
+    source: str
+    title: str
+    share: str
+    jaccard: str
+    shared: str
+    link: bool  # the source is an http(s) URL a page may link to
+
+
+@dataclass(frozen=True)
+class NearRow:
+    source: str
+    title: str
+    estimated: str
+    jaccard: str
+
+
+@dataclass(frozen=True)
+class UniquenessRow:
+    """One profile of a check: its uniqueness, sources and near-duplicates (``None``: not
+    asked for)."""
+
+    profile: str
+    fingerprint: str
+    k: int
+    uniqueness: str
+    borrowed: str
+    sources: tuple[SourceRow, ...]
+    similar: tuple[NearRow, ...] | None
+
+
+def _source_row(m: SourceMatch) -> SourceRow:
+    return SourceRow(
+        m.source,
+        m.title or "",
+        percent(m.containment),
+        percent(m.jaccard),
+        f"{m.shared:,}",
+        is_url(m.source),
+    )
+
+
+def _near_row(d: SimilarDocument) -> NearRow:
+    return NearRow(d.source, d.title or "", percent(d.estimated), percent(d.jaccard))
+
+
+def uniqueness_rows(result: CheckResult) -> tuple[UniquenessRow, ...]:
+    """One row per profile of a check, with its sources and near-duplicates."""
+    return tuple(
+        UniquenessRow(
+            p.profile,
+            p.fingerprint,
+            p.k,
+            percent(p.uniqueness),
+            f"{p.borrowed:,}/{p.draft_shingles:,}",
+            tuple(_source_row(m) for m in p.sources),
+            None if p.similar is None else tuple(_near_row(d) for d in p.similar),
+        )
+        for p in result.profiles
+    )
+
+
+_METHODS = {
+    "text": "text",
+    "docx": "Word document",
+    "trafilatura": "main text by trafilatura",
+    "whole-page": "whole page",
+}
+
+
+def method_label(method: str) -> str:
+    """How a document's text was obtained, in words."""
+    return _METHODS.get(method, method)
+
+
+@dataclass(frozen=True)
+class DocumentRow:
+    label: str
+    source: str
+    title: str
+    method: str
+    chars: str
+
+
+def document_row(label: str, doc: Document) -> DocumentRow:
+    return DocumentRow(
+        label, doc.source, doc.title or "", method_label(doc.method), f"{doc.chars:,}"
+    )
+
+
+def describe(profile: Profile) -> str:
+    """The rules of a profile in a few words."""
+    s = profile.settings()
+    parts = [str(s["unicode_form"])]
+    if s["casefold"]:
+        parts.append("casefold")
+    if s["morphology"] != "none":
+        parts.append({"lemma": "pymorphy3 lemmas", "stem": "Snowball stems"}[str(s["morphology"])])
+    parts.append("hyphenated words whole" if s["keep_hyphens"] else "hyphens split words")
+    for key, label in (
+        ("yo_fold", "ё→е"),
+        ("strip_marks", "stress marks and invisible characters removed"),
+        ("fold_confusables", "Latin look-alikes folded"),
+    ):
+        if s[key]:
+            parts.append(label)
+    if profile.stopwords:
+        names = [k if "/" not in k else k.rsplit("/", 1)[-1] for k in profile.stopwords]
+        negation = "negation kept" if profile.keep_negation else "negation dropped"
+        parts.append(f"stop lists {'+'.join(names)} ({negation})")
+    if profile.drop_pos:
+        parts.append(f"drops {','.join(profile.drop_pos)}")
+    if profile.synonyms:
+        parts.append("synonyms merged")
+    return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class ProfileRow:
+    name: str
+    fingerprint: str
+    description: str
+    words: tuple[str, str]  # canonical words of A and B
+
+
+def profile_rows(table: Table) -> tuple[ProfileRow, ...]:
+    return tuple(
+        ProfileRow(
+            p.name,
+            p.fingerprint,
+            describe(p),
+            (f"{table.words[p.name][0]:,}", f"{table.words[p.name][1]:,}"),
+        )
+        for p in table.profiles
+    )
+
+
+def stats_rows(stats: TextStats) -> list[tuple[str, str]]:
+    """The text statistics as ``(name, value)`` pairs; keywords last."""
+    zipf = stats.zipf
+    if zipf.slope is None:
+        zipf_text = str(zipf.note)
+    else:
+        zipf_text = f"{zipf.slope:.2f}, {zipf.r_squared:.2f}" + (
+            "" if zipf.natural else " (outside the usual range)"
+        )
+    return [
+        ("characters", f"{stats.characters:,}"),
+        ("characters without spaces", f"{stats.characters_no_spaces:,}"),
+        ("words", f"{stats.words:,}"),
+        ("unique lemmas", f"{stats.unique_lemmas:,}"),
+        ("water", f"{stats.water_percent:.1f}%"),
+        ("classic nausea", f"{stats.classic_nausea:.2f} ({stats.classic_nausea_lemma or '-'})"),
+        ("academic nausea", f"{stats.academic_nausea:.1f}%"),
+        ("Zipf slope, R²", zipf_text),
+        ("keywords", ", ".join(f"{k.lemma} {k.count} ({k.density:.1f}%)" for k in stats.keywords)),
+    ]
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """The statistics rows of a text, or ``note``: why it has none."""
+
+    rows: tuple[tuple[str, str], ...]
+    note: str = ""
+
+
+def statistics(text: str) -> Statistics:
+    try:
+        return Statistics(tuple(stats_rows(text_stats(text))))
+    except CanonError as exc:
+        return Statistics((), str(exc))

@@ -1,0 +1,32 @@
+"""Errors → JSON ``{"error": ..., "field": ...}`` with a status; never a traceback."""
+
+from __future__ import annotations
+
+from fastapi import Request
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from .service import FieldError
+
+__all__ = ["error_response", "field_error_handler", "http_error_handler", "internal_error_handler"]
+
+
+def error_response(message: str, field: str | None, status: int) -> JSONResponse:
+    return JSONResponse({"error": message, "field": field}, status_code=status)
+
+
+async def field_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    """A request the library refused: its message, field and status."""
+    assert isinstance(exc, FieldError)
+    return error_response(exc.message, exc.field, exc.status)
+
+
+async def http_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    """Starlette's own errors (404, 405, 413 while reading a body) in the same shape."""
+    assert isinstance(exc, HTTPException)
+    return error_response(str(exc.detail), None, exc.status_code)
+
+
+async def internal_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    """Anything unforeseen: a bare 500 that tells nothing of the inside."""
+    return error_response("internal server error", None, 500)

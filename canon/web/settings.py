@@ -1,0 +1,38 @@
+"""A server's settings → one frozen record in ``app.state.settings``, read by every route."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+__all__ = ["ServerSettings", "Settings", "server_settings"]
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """What one ``canon serve`` allows.
+
+    ``index`` enables checks against that index file (opened read-only unless
+    ``allow_index_writes``); ``allow_private`` lets URL fetches reach loopback, private and
+    link-local addresses; ``max_body`` bounds a request body in bytes and ``max_text`` a text in
+    characters (413 above either).
+    """
+
+    index: Path | None = None
+    allow_private: bool = False
+    allow_index_writes: bool = False
+    max_body: int = 2_000_000
+    max_text: int = 200_000
+
+
+def server_settings(request: Request) -> ServerSettings:
+    """The settings of the app serving ``request``."""
+    settings: ServerSettings = request.app.state.settings
+    return settings
+
+
+Settings = Annotated[ServerSettings, Depends(server_settings)]
+"""A route parameter of this type receives the app's settings."""

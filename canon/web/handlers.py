@@ -11,14 +11,16 @@ from .service import FieldError
 __all__ = ["error_response", "field_error_handler", "http_error_handler", "internal_error_handler"]
 
 
-def error_response(message: str, field: str | None, status: int) -> JSONResponse:
-    return JSONResponse({"error": message, "field": field}, status_code=status)
+def error_response(
+    message: str, field: str | None, status: int, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse({"error": message, "field": field}, status_code=status, headers=headers)
 
 
 async def field_error_handler(request: Request, exc: Exception) -> JSONResponse:
     """A request the library refused: its message, field and status."""
     assert isinstance(exc, FieldError)
-    return error_response(exc.message, exc.field, exc.status)
+    return error_response(exc.message, exc.field, exc.status, exc.headers)
 
 
 async def http_error_handler(request: Request, exc: Exception) -> JSONResponse:

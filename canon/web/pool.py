@@ -10,6 +10,7 @@ lemmatizer's dictionary loaded.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import concurrent.futures
 import multiprocessing
 import threading
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-__all__ = ["Busy", "Overrun", "PoolSettings", "WorkerPool"]
+__all__ = ["Busy", "Overrun", "PoolSettings", "WorkerPool", "shared_pool"]
 
 T = TypeVar("T")
 
@@ -45,7 +46,7 @@ class PoolSettings:
     per job, from when it starts."""
 
     workers: int = 2
-    queue: int = 16
+    queue: int = 64
     deadline: float = 30.0
 
 
@@ -112,3 +113,16 @@ class WorkerPool:
         if pool is not None:
             pool.stop()
             pool.join(timeout=10)
+
+
+_pools: dict[PoolSettings, WorkerPool] = {}
+_pools_lock = threading.Lock()
+
+
+def shared_pool(settings: PoolSettings) -> WorkerPool:
+    """One pool per settings in this process (apps made alike share it), stopped at exit."""
+    with _pools_lock:
+        if settings not in _pools:
+            _pools[settings] = WorkerPool(settings)
+            atexit.register(_pools[settings].close)
+        return _pools[settings]

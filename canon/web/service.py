@@ -31,11 +31,21 @@ UPLOAD_SUFFIXES = (".txt", ".html", ".htm", ".docx")
 class FieldError(Exception):
     """A request the library refused, with the field it came from and an HTTP status."""
 
-    def __init__(self, message: str, field: str | None, status: int = 400) -> None:
+    def __init__(
+        self,
+        message: str,
+        field: str | None,
+        status: int = 400,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.field = field
         self.status = status
+        self.headers = headers or {}
+
+    def __reduce__(self) -> tuple[object, ...]:  # crosses from worker processes intact
+        return (FieldError, (self.message, self.field, self.status, self.headers))
 
 
 def field_error(exc: CanonError, field: str | None) -> FieldError:

@@ -17,8 +17,10 @@ class ServerSettings:
 
     ``index`` enables checks against that index file (opened read-only unless
     ``allow_index_writes``); ``allow_private`` lets URL fetches reach loopback, private and
-    link-local addresses; ``max_body`` bounds a request body in bytes and ``max_text`` a text in
-    characters (413 above either).
+    link-local addresses; ``max_body`` bounds a request body, and a page fetched by URL, in
+    bytes and ``max_text`` a text in characters (413 above either).  Heavy work runs in
+    ``workers`` processes, each request's within ``deadline`` seconds, with at most ``queue``
+    requests waiting (503 and ``Retry-After`` beyond).
     """
 
     index: Path | None = None
@@ -26,6 +28,9 @@ class ServerSettings:
     allow_index_writes: bool = False
     max_body: int = 2_000_000
     max_text: int = 200_000
+    workers: int = 2
+    deadline: float = 30.0
+    queue: int = 64
 
 
 def server_settings(request: Request) -> ServerSettings:

@@ -6,16 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from ..service import FieldError, check_draft, compare_docs, index_stats, read_text
+from .. import jobs
+from ..jobs import PAGE_KS, PAGE_PROFILES
+from ..running import in_worker
+from ..service import FieldError, index_stats
 from ..settings import ServerSettings, Settings
 
 __all__ = ["PAGE_KS", "PAGE_PROFILES", "CheckBody", "CompareBody", "need_index", "router"]
-
-PAGE_KS = (3, 4, 5)
-PAGE_PROFILES = ("raw", "lemma")
 
 router = APIRouter()
 
@@ -50,31 +50,22 @@ def healthz() -> dict[str, str]:
 
 
 @router.post("/api/compare")
-def api_compare(body: CompareBody, settings: Settings) -> dict[str, Any]:
-    reading = {"allow_private": settings.allow_private, "max_text": settings.max_text}
-    docs = [read_text(getattr(body, f), f, **reading) for f in ("first", "second")]
+async def api_compare(body: CompareBody, request: Request) -> dict[str, Any]:
     ks = body.ks or ([body.k] if body.k else list(PAGE_KS))
     profiles = body.profiles or ([body.profile] if body.profile else list(PAGE_PROFILES))
-    table = compare_docs(docs[0], docs[1], ks, profiles)
-    return {"first": docs[0].to_dict(), "second": docs[1].to_dict(), **table.to_dict()}
+    return await in_worker(request, jobs.compare_json, body.first, body.second, ks, profiles)
 
 
 @router.post("/api/check")
-def api_check(body: CheckBody, settings: Settings) -> dict[str, Any]:
-    path = need_index(settings)
-    draft = read_text(
-        body.draft, "draft", allow_private=settings.allow_private, max_text=settings.max_text
-    )
-    result = check_draft(
-        path,
-        draft,
-        writable=settings.allow_index_writes,
-        exclude=body.exclude,
-        skip_quotes=body.skip_quotes,
-        top=body.top,
-        similar=body.similar,
-    )
-    return {"draft": draft.to_dict(), **result.to_dict()}
+async def api_check(body: CheckBody, request: Request, settings: Settings) -> dict[str, Any]:
+    need_index(settings)
+    options = {
+        "exclude": body.exclude,
+        "skip_quotes": body.skip_quotes,
+        "top": body.top,
+        "similar": body.similar,
+    }
+    return await in_worker(request, jobs.check_json, body.draft, options)
 
 
 @router.get("/api/index/stats")

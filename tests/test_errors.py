@@ -135,7 +135,9 @@ def test_profile_error_is_an_option_error_of_its_own_words() -> None:
 
 
 def test_fetch_error() -> None:
-    error = FetchError("http://10.0.0.1/", "resolves to a private address", reason="private-address")
+    error = FetchError(
+        "http://10.0.0.1/", "resolves to a private address", reason="private-address"
+    )
     assert isinstance(error, InputError)
     assert (error.url, error.source, error.reason) == (
         "http://10.0.0.1/",
@@ -188,11 +190,17 @@ CLI_FLAGS = {
 @pytest.mark.parametrize(
     ("error", "message"),
     [
-        (OptionError("threshold", "must be in (0, 1], got 2"), "--threshold must be in (0, 1], got 2"),
+        (
+            OptionError("threshold", "must be in (0, 1], got 2"),
+            "--threshold must be in (0, 1], got 2",
+        ),
         (OptionError("num_perm", "must be positive"), "--num-perm must be positive"),
         (OptionError("min_uniqueness", "must be a percent"), "--min-uniqueness must be a percent"),
         (OptionError("sample", "must be 1 or more"), "--sample must be 1 or more"),
-        (ProfileError("unknown profile 'x': use one of raw"), "unknown profile 'x': use one of raw"),
+        (
+            ProfileError("unknown profile 'x': use one of raw"),
+            "unknown profile 'x': use one of raw",
+        ),
         (
             FetchError("http://127.0.0.1/", "is a private address", reason="private-address"),
             "http://127.0.0.1/: is a private address; pass --allow-private to fetch it",
@@ -209,7 +217,10 @@ CLI_FLAGS = {
             ExtractionError("p.html: no main text", source="p.html", reason="no-main-text"),
             "p.html: no main text; try --whole-page to see all its text",
         ),
-        (FetchError("https://e.org/", "no such host", reason="dns"), "https://e.org/: no such host"),
+        (
+            FetchError("https://e.org/", "no such host", reason="dns"),
+            "https://e.org/: no such host",
+        ),
         (ExtractionError("p.html: no text", reason="no-text"), "p.html: no text"),
         (TextTooShort(2, 4, "first"), str(TextTooShort(2, 4, "first"))),
         (IndexFileError("c.db: not an index", reason="not-an-index"), "c.db: not an index"),

@@ -49,7 +49,9 @@ def test_yo_fold_writes_restored_yo_as_e() -> None:
 
 @settings(max_examples=60)
 @given(st.lists(russian_words, min_size=1, max_size=20))
-def test_lemmas_are_pymorphy3s_first_parse(morph: pymorphy3.MorphAnalyzer, tokens: list[str]) -> None:
+def test_lemmas_are_pymorphy3s_first_parse(
+    morph: pymorphy3.MorphAnalyzer, tokens: list[str]
+) -> None:
     expected = [morph.parse(t)[0].normal_form for t in tokens]
     assert base_forms(tokens, "lemma") == expected
     folded = [e.replace("ё", "е") for e in expected]
@@ -74,7 +76,9 @@ def test_known_stems(form: str, stem: str) -> None:
 @settings(max_examples=60)
 @given(
     st.lists(
-        st.one_of(russian_words, st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyz"), min_size=1)),
+        st.one_of(
+            russian_words, st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyz"), min_size=1)
+        ),
         min_size=1,
         max_size=20,
     )

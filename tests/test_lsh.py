@@ -71,7 +71,7 @@ def test_optimal_bands_minimizes_the_exact_cost(
     threshold: float, num_perm: int, weights: tuple[float, float]
 ) -> None:
     bands, rows = optimal_bands(threshold, num_perm, *weights)
-    assert 1 <= bands and 1 <= rows and bands * rows <= num_perm
+    assert bands >= 1 and rows >= 1 and bands * rows <= num_perm
     costs = _exact_costs(threshold, num_perm, *weights)
     best = min(costs.values())
     # the areas are integrated on a grid: the choice is optimal up to the grid's error
@@ -99,7 +99,9 @@ def test_candidate_probability_ends_and_monotony() -> None:
     assert candidate_probability(0.6, 16, 9) < candidate_probability(0.6, 16, 8)
 
 
-@pytest.mark.parametrize(("similarity", "bands", "rows"), [(0.8, 16, 8), (0.5, 26, 3), (0.9, 9, 14)])
+@pytest.mark.parametrize(
+    ("similarity", "bands", "rows"), [(0.8, 16, 8), (0.5, 26, 3), (0.9, 9, 14)]
+)
 def test_band_keys_share_a_band_as_often_as_the_s_curve_says(
     similarity: float, bands: int, rows: int
 ) -> None:

@@ -65,7 +65,9 @@ def test_signature_equals_the_scalar_reference(hashes: set[int], num_perm: int, 
 
 
 @given(hash_sets, st.integers(1, 64), st.integers(0, 1000))
-def test_densified_values_come_from_the_document(hashes: set[int], num_perm: int, seed: int) -> None:
+def test_densified_values_come_from_the_document(
+    hashes: set[int], num_perm: int, seed: int
+) -> None:
     sig = signature(np.array(sorted(hashes), dtype=np.uint64), num_perm, seed)
     permuted = {_fmix(h ^ _fmix(seed)) for h in hashes}
     assert set(sig.values.tolist()) <= permuted  # no bin is left empty, none invented
@@ -91,7 +93,7 @@ def test_documents_with_one_shingle_agree_only_when_it_is_shared() -> None:
 
 
 def _pair_with_jaccard(rng: np.random.Generator, common: int, apart: int) -> tuple[np.ndarray, ...]:
-    """Two sets of ``common`` shared and ``apart`` own hashes each: Jaccard common/(common+2·apart)."""
+    """Sets of ``common`` shared and ``apart`` own hashes each: Jaccard common/(common+2·apart)."""
     values = rng.choice(2**62, common + 2 * apart, replace=False).astype(np.uint64)
     shared, a, b = values[:common], values[common : common + apart], values[common + apart :]
     return np.concatenate([shared, a]), np.concatenate([shared, b])

@@ -5,31 +5,42 @@ What is measured, in one run:
 - signatures/s on the same shingled documents (generated Russian text, k = 4 word shingles,
   shingle hashing included on both sides): canon's vectorized one-permutation MinHash
   (``shingle_hashes`` + ``signatures``) against datasketch's ``MinHash.update_batch`` over the
-  shingles' UTF-8 bytes, with the ratio (target >= 10x);
+  shingles' UTF-8 bytes, the two interleaved, with the ratio (target ≥ 10×);
 - the estimation error of canon's signatures against exact Jaccard on random pairs, next to
   the theory (standard deviation sqrt(J(1-J)/num_perm));
 - ``dedup`` wall time on 10k, 20k and 40k documents with planted near-duplicates, by stage, and
-  time(40k) / time(10k) (target <= 5: close to linear), with recall of the planted pairs above
+  time(40k) / time(10k) (target ≤ 5: close to linear), with recall of the planted pairs above
   the threshold and precision (every reported pair verified);
 - memory per signature.
 
 datasketch is a benchmark dependency only (``pip install datasketch``); without it that row is
 skipped.  Run from the repository root::
 
-    python benchmarks/dedup.py            # full run
-    python benchmarks/dedup.py --quick    # smaller sizes
+    python -m benchmarks.dedup            # full run
+    python -m benchmarks.dedup --quick    # smaller sizes
 """
 
 from __future__ import annotations
 
-import argparse
 import statistics
-import time
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
-from speed import generate_documents, table
 
+from benchmarks._common import (
+    Step,
+    argument_parser,
+    interleaved,
+    ratio,
+    stopwatch,
+    table,
+    target_text,
+    timed,
+    timed_call,
+    verdict,
+)
+from benchmarks.corpus import generate_documents, hash_pair
 from canon import canonicalize, shingle_hashes
 from canon.dedup import Entry, dedup
 from canon.measures import exact_jaccard
@@ -37,45 +48,46 @@ from canon.sketch import estimate_jaccard, signatures
 
 NUM_PERM = 128
 K = 4
+DOC_TOKENS = 603  # about 600 shingles a document, the size of a short web article
+SIGNATURE_TARGET = 10.0  # canon's signatures/s over datasketch's at least
+SCALING_TARGET = 5.0  # time(largest) / time(smallest) at most: close to linear
 
 
-def _median_time(run, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def signature_speed(docs: Sequence[str], repeats: int) -> list[list[str]]:
-    # Documents of about 600 shingles, the size of a short web article.
+def signature_speed(docs: Sequence[str], repeats: int) -> tuple[list[list[str]], float | None]:
+    """Documents/s of canon's signatures and, if installed, datasketch's, interleaved; and how
+    many times canon's rate is datasketch's (None without datasketch)."""
     words = [w for d in docs for w in canonicalize(d, "raw").tokens]
-    tokens = [words[i : i + 603] for i in range(0, len(words) - 603, 603)]
+    size = DOC_TOKENS
+    tokens = [words[i : i + size] for i in range(0, len(words) - size, size)]
     shingle_counts = [len(t) - K + 1 for t in tokens]
 
     def ours() -> None:
         signatures([shingle_hashes(t, K) for t in tokens], NUM_PERM)
 
-    rows = []
-    ours_s = _median_time(ours, repeats)
-    rows.append(["canon (vectorized OPH)", f"{len(tokens) / ours_s:,.0f}", "1.00×"])
     try:
         from datasketch import MinHash
     except ImportError:
-        rows.append(["datasketch", "skipped (pip install datasketch)", ""])
-        return rows
+        mine = timed(Step("canon", ours, len(tokens)), repeats)
+        rows = [
+            ["canon (vectorized OPH)", f"{mine.rate:,.0f}", "1.00×"],
+            ["datasketch", "skipped (pip install datasketch)", ""],
+        ]
+        return rows, None
 
     def theirs() -> None:
         for t in tokens:
             m = MinHash(num_perm=NUM_PERM)
             m.update_batch([" ".join(t[i : i + K]).encode("utf-8") for i in range(len(t) - K + 1)])
 
-    theirs_s = _median_time(theirs, repeats)
-    rows.append(["datasketch MinHash.update_batch", f"{len(tokens) / theirs_s:,.0f}",
-                 f"{theirs_s / ours_s:.1f}× slower"])  # fmt: skip
-    rows.append(["(shingles a document, median)", f"{statistics.median(shingle_counts):,.0f}", ""])
-    return rows
+    steps = [Step("canon", ours, len(tokens)), Step("datasketch", theirs, len(tokens))]
+    mine, other = interleaved(steps, repeats)
+    faster = ratio(mine, other)
+    rows = [
+        ["canon (vectorized OPH)", f"{mine.rate:,.0f}", "1.00×"],
+        ["datasketch MinHash.update_batch", f"{other.rate:,.0f}", f"{faster:.1f}× slower"],
+        ["(shingles a document, median)", f"{statistics.median(shingle_counts):,.0f}", ""],
+    ]
+    return rows, faster
 
 
 def estimation_error(pairs: int, seed: int) -> list[list[str]]:
@@ -84,7 +96,7 @@ def estimation_error(pairs: int, seed: int) -> list[list[str]]:
     for low, high in ((0.0, 0.3), (0.3, 0.7), (0.7, 1.0)):
         errors, theory = [], []
         for _ in range(pairs):
-            a, b = _near_pair(rng, int(rng.integers(100, 1500)), float(rng.uniform(low, high)))
+            a, b = hash_pair(rng, int(rng.integers(100, 1500)), float(rng.uniform(low, high)))
             exact = exact_jaccard(a, b)
             errors.append(abs(estimate_jaccard(*signatures([a, b], NUM_PERM)) - exact))
             theory.append(0.8 * np.sqrt(exact * (1 - exact) / NUM_PERM))
@@ -92,16 +104,7 @@ def estimation_error(pairs: int, seed: int) -> list[list[str]]:
     return rows
 
 
-def _near_pair(
-    rng: np.random.Generator, n: int, similarity: float
-) -> tuple[np.ndarray, np.ndarray]:
-    keep = round(n * 2 * similarity / (1 + similarity))
-    first = rng.integers(0, 2**64 - 1, n, dtype=np.uint64)
-    second = np.concatenate([first[:keep], rng.integers(0, 2**64 - 1, n - keep, dtype=np.uint64)])
-    return np.unique(first), np.unique(second)
-
-
-def corpus(size: int, seed: int) -> tuple[list[Entry], dict[tuple[str, str], float]]:
+def planted_corpus(size: int, seed: int) -> tuple[list[Entry], dict[tuple[str, str], float]]:
     """``size`` documents of 300-1,500 shingles; 5% get a planted near-copy (Jaccard 0.6-1)."""
     rng = np.random.default_rng(seed)
     entries, planted = [], {}
@@ -109,7 +112,7 @@ def corpus(size: int, seed: int) -> tuple[list[Entry], dict[tuple[str, str], flo
     for i in range(originals):
         n = int(rng.integers(300, 1500))
         if i % 20 == 0 and len(entries) < size - 1:
-            a, b = _near_pair(rng, n, float(rng.uniform(0.6, 1.0)))
+            a, b = hash_pair(rng, n, float(rng.uniform(0.6, 1.0)))
             entries += [Entry(f"d{i}", a, n), Entry(f"d{i}-copy", b, n)]
             planted[(f"d{i}", f"d{i}-copy")] = exact_jaccard(a, b)
         else:
@@ -122,10 +125,8 @@ def corpus(size: int, seed: int) -> tuple[list[Entry], dict[tuple[str, str], flo
 def scaling(sizes: Sequence[int], threshold: float, seed: int) -> tuple[list[list[str]], float]:
     rows, totals = [], {}
     for size in sizes:
-        entries, planted = corpus(size, seed)
-        start = time.perf_counter()
-        result = dedup(entries, threshold, num_perm=NUM_PERM)
-        totals[size] = time.perf_counter() - start
+        entries, planted = planted_corpus(size, seed)
+        totals[size], result = timed_call(partial(dedup, entries, threshold, num_perm=NUM_PERM))
         found = {(a, b) for c in result.clusters for a, b, _ in c.pairs}
         expected = {p for p, j in planted.items() if j >= threshold}
         recall = len(expected & found) / len(expected) if expected else 1.0
@@ -138,28 +139,34 @@ def scaling(sizes: Sequence[int], threshold: float, seed: int) -> tuple[list[lis
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argument_parser("benchmarks.dedup", __doc__)
     parser.add_argument("--quick", action="store_true", help="smaller sizes")
     parser.add_argument("--threshold", type=float, default=0.8)
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args(argv)
-    started = time.perf_counter()
+    elapsed = stopwatch()
     docs = generate_documents(60_000 if args.quick else 300_000, 20_000, 1.1, args.seed)
     print(f"## Signatures ({NUM_PERM} values, k = {K}, generated text in 600-word documents)\n")
-    print(table(["method", "documents/s", "ratio"], signature_speed(docs, 1 if args.quick else 3)))
+    rows, faster = signature_speed(docs, 1 if args.quick else 3)
+    print(table(["method", "documents/s", "ratio"], rows))
+    if faster is not None:
+        target = target_text(f"{SIGNATURE_TARGET:g}×", higher=True)
+        status = verdict(faster, SIGNATURE_TARGET, higher=True)
+        print(f"\ncanon / datasketch = {faster:.1f}× (target {target}): {status}")
     print("\n## Estimation error (mean |estimate - exact|, random pairs)\n")
     print(table(["exact Jaccard", "measured", "theory"],
                 estimation_error(50 if args.quick else 200, args.seed)))  # fmt: skip
     sizes = (2_000, 4_000, 8_000) if args.quick else (10_000, 20_000, 40_000)
     print(f"\n## Dedup at threshold {args.threshold} (local engine; seconds)\n")
-    rows, ratio = scaling(sizes, args.threshold, args.seed)
+    rows, growth = scaling(sizes, args.threshold, args.seed)
     header = ["documents", "total", "signatures", "candidates", "verification", "components",
               "candidate pairs", "verified pairs", "recall", "precision"]  # fmt: skip
     print(table(header, rows))
-    verdict = "PASS" if ratio <= 5 else "MISS"
-    print(f"\ntime({sizes[-1]:,}) / time({sizes[0]:,}) = {ratio:.2f} (target <= 5): {verdict}")
+    target = target_text(f"{SCALING_TARGET:g}", higher=False)
+    status = verdict(growth, SCALING_TARGET, higher=False)
+    print(f"\ntime({sizes[-1]:,}) / time({sizes[0]:,}) = {growth:.2f} (target {target}): {status}")
     print(f"memory per signature: {NUM_PERM * 8:,} bytes of values (+20 bytes of header stored)")
-    print(f"\nTotal benchmark time: {time.perf_counter() - started:.1f} s")
+    print(f"\nTotal benchmark time: {elapsed():.1f} s")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ is reported, because the machine may be noisy):
 - the share of the main-text time spent inside ``trafilatura.bare_extraction``: the function is
   wrapped on the ``trafilatura`` module (canon calls it as ``trafilatura.bare_extraction``)
   by a timer that adds up its wall time.  Reported: total, trafilatura, rest = total −
-  trafilatura (medians over the runs), and rest / trafilatura with the target < 20 %;
+  trafilatura (medians over the runs), and rest / trafilatura with the target ≤ 20 %;
 - if ``scrapinghub-article-extraction-benchmark/`` is in the data folder (181 real pages with
   their full article text as ground truth, 4 of them Russian), the same two measures on those
   pages, and the quality of the main text: the token F1 (bag of lowercased ``\\w+`` tokens,
@@ -32,38 +32,50 @@ the main text of a generated page is also scored against it (token F1, as above)
 
 Run from the repository root (the data default to ``../shared/data``)::
 
-    /work/venv/bin/python benchmarks/extraction.py
-    /work/venv/bin/python benchmarks/extraction.py --quick       # 60 pages, 1 run
-    /work/venv/bin/python benchmarks/extraction.py --pages 400 --repeats 5
-    /work/venv/bin/python benchmarks/extraction.py --data /path/to/data
+    python -m benchmarks.extraction
+    python -m benchmarks.extraction --quick       # 60 pages, 1 run
+    python -m benchmarks.extraction --pages 400 --repeats 5
+    python -m benchmarks.extraction --data /path/to/data
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import gzip
 import html
-import json
+import inspect
 import random
 import re
 import statistics
 import tempfile
-import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import trafilatura
 
 import canon
+from benchmarks._common import (
+    REPO,
+    Step,
+    Timing,
+    argument_parser,
+    clocked,
+    interleaved,
+    median,
+    runs_text,
+    stopwatch,
+    table,
+    target_text,
+    timed_call,
+    verdict,
+)
+from benchmarks.data import ARTICLES, SHARED_DATA, Page, dataset, read_articles
 from canon import Document, InputError
 from canon.sources.extract import decode_html
 
-REPO = Path(__file__).resolve().parents[1]
 SITE = REPO / "tests" / "fixtures" / "site"
 TEXTS = (
     *sorted(SITE.glob("article-*.txt")),
@@ -81,12 +93,12 @@ PARAGRAPHS = (2, 12)
 NEW_PARAGRAPH_SENTENCES = (2, 6)
 KEEP_PARAGRAPH = 0.3
 TITLE_WORDS = (4, 9)
-TARGET_REST = 0.20
+TARGET_REST = 0.20  # rest / trafilatura at most
 LOW_F1 = 0.9
+WARMUP_PAGES = 4
 
-BENCHMARK = "scrapinghub-article-extraction-benchmark"
-# What canon's extract_html passes to bare_extraction (canon/extract.py).
-CANON_SETTINGS: dict[str, Any] = {  # as in canon/extract.py
+# What canon's extract_html passes to bare_extraction (canon/sources/extract.py).
+CANON_SETTINGS: dict[str, Any] = {
     "favor_precision": True,
     "include_comments": False,
     "include_tables": True,
@@ -99,40 +111,21 @@ _TOKEN = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
-class Page:
-    """One page file and the text of its article (title excluded) or its ground truth."""
+class PageTiming:
+    """A timed loop over pages: its runs, the part of each run spent inside
+    ``trafilatura.bare_extraction``, and each page's time (median over the runs)."""
 
-    path: Path
-    truth: str
-    label: str = ""
-
-
-@dataclass(frozen=True)
-class Timing:
-    """Wall times of repeated runs of one loop, the part of each inside bare_extraction, and
-    each page's time (median over the runs)."""
-
-    name: str
-    runs: tuple[float, ...]
+    timing: Timing
     inside: tuple[float, ...]
     per_page: tuple[float, ...]
-    units: int
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.runs)
-
-    @property
-    def rate(self) -> float:
-        return self.units / self.median
 
     @property
     def trafilatura(self) -> float:
-        return statistics.median(self.inside)
+        return median(self.inside)
 
     @property
     def rest(self) -> float:
-        return statistics.median(r - i for r, i in zip(self.runs, self.inside))
+        return median(r - i for r, i in zip(self.timing.runs, self.inside))
 
 
 @dataclass(frozen=True)
@@ -142,7 +135,7 @@ class Extraction:
     name: str
     settings: str
     texts: tuple[str | None, ...]
-    timing: Timing
+    timing: PageTiming
 
 
 # ---------------------------------------------------------------- the generated pages
@@ -203,92 +196,62 @@ def generate_pages(n: int, seed: int, folder: Path) -> list[Page]:
     return pages
 
 
-# ---------------------------------------------------------------- the real pages
-
-
-def read_benchmark(folder: Path, out: Path) -> tuple[list[Page], set[str]]:
-    """The pages with a ground truth, unzipped to ``out/<id>.html``, and the Russian ids."""
-    truth = json.loads((folder / "ground-truth.json").read_text("utf-8"))
-    pages = []
-    for page_id, entry in sorted(truth.items()):
-        source = folder / "html" / f"{page_id}.html.gz"
-        body = entry.get("articleBody") or ""
-        if not source.is_file() or not body.strip():
-            continue
-        path = out / f"{page_id}.html"
-        path.write_bytes(gzip.decompress(source.read_bytes()))
-        pages.append(Page(path, body, entry.get("url", "")))
-    russian: set[str] = set()
-    subset = folder / "russian_subset.tsv"
-    if subset.is_file():
-        with subset.open(encoding="utf-8", newline="") as handle:
-            russian = {row["id"] for row in csv.DictReader(handle, delimiter="\t")}
-    return pages, russian
-
-
 # ---------------------------------------------------------------- measurements
 
 
-class TrafilaturaClock:
-    """While active, ``trafilatura.bare_extraction`` is wrapped to add up its wall time."""
-
-    def __init__(self) -> None:
-        self.seconds = 0.0
-        self.calls = 0
-
-    @contextmanager
-    def active(self) -> Iterator[TrafilaturaClock]:
-        original = trafilatura.bare_extraction
-
-        def timed_bare_extraction(*args: Any, **kwargs: Any) -> Any:
-            start = time.perf_counter()
-            try:
-                return original(*args, **kwargs)
-            finally:
-                self.seconds += time.perf_counter() - start
-                self.calls += 1
-
-        trafilatura.bare_extraction = timed_bare_extraction
-        try:
-            yield self
-        finally:
-            trafilatura.bare_extraction = original
-
-
 def read_once(paths: Sequence[Path], whole_page: bool) -> tuple[list[Document | None], list[float]]:
-    """Every page through ``canon.read_source``; None where canon found no text."""
+    """Every page through ``canon.read_source``, each timed; None where canon found no text."""
     docs: list[Document | None] = []
     times = []
     for path in paths:
-        start = time.perf_counter()
-        try:
-            docs.append(canon.read_source(str(path), whole_page=whole_page))
-        except InputError:
-            docs.append(None)
-        times.append(time.perf_counter() - start)
+        seconds, doc = timed_call(partial(read_or_none, path, whole_page))
+        docs.append(doc)
+        times.append(seconds)
     return docs, times
 
 
-def time_read_source(
-    name: str, pages: Sequence[Page], whole_page: bool, repeats: int
-) -> tuple[Timing, list[Document | None]]:
-    paths = [p.path for p in pages]
-    read_once(paths[:4], whole_page)  # imports and first-call set-up, untimed
-    runs, inside, per_page = [], [], []
-    docs: list[Document | None] = []
-    for _ in range(repeats):
-        clock = TrafilaturaClock()
-        with clock.active():
-            start = time.perf_counter()
-            docs, times = read_once(paths, whole_page)
-            runs.append(time.perf_counter() - start)
-        expected = 0 if whole_page else len(paths)
+def read_or_none(path: Path, whole_page: bool) -> Document | None:
+    try:
+        return canon.read_source(str(path), whole_page=whole_page)
+    except InputError:
+        return None
+
+
+class ReadLoop:
+    """One call is one run over every page; it keeps the run's time inside
+    ``trafilatura.bare_extraction``, each page's time, and the Documents it read."""
+
+    def __init__(self, name: str, paths: Sequence[Path], whole_page: bool) -> None:
+        self.name, self.paths, self.whole_page = name, list(paths), whole_page
+        self.inside: list[float] = []
+        self.per_page: list[list[float]] = []
+        self.docs: list[Document | None] = []
+
+    def __call__(self) -> None:
+        with clocked(trafilatura, "bare_extraction") as clock:
+            self.docs, times = read_once(self.paths, self.whole_page)
+        expected = 0 if self.whole_page else len(self.paths)
         if clock.calls != expected:
-            print(f"note: {name}: {clock.calls} bare_extraction calls for {len(paths)} pages")
-        inside.append(clock.seconds)
-        per_page.append(times)
-    medians = tuple(statistics.median(t) for t in zip(*per_page))
-    return Timing(name, tuple(runs), tuple(inside), medians, len(paths)), docs
+            print(f"note: {self.name}: {clock.calls} bare_extraction calls for {expected} pages")
+        self.inside.append(clock.seconds)
+        self.per_page.append(times)
+
+    def timing(self, timing: Timing) -> PageTiming:
+        medians = tuple(statistics.median(t) for t in zip(*self.per_page))
+        return PageTiming(timing, tuple(self.inside), medians)
+
+
+def time_read_source(
+    pages: Sequence[Page], modes: Sequence[tuple[str, bool]], repeats: int
+) -> list[tuple[PageTiming, list[Document | None]]]:
+    """``read_source`` over the pages in each (name, whole_page) mode, the modes interleaved;
+    each mode's timing and the Documents it gave."""
+    paths = [p.path for p in pages]
+    loops = [ReadLoop(name, paths, whole_page) for name, whole_page in modes]
+    for loop in loops:
+        read_once(paths[:WARMUP_PAGES], loop.whole_page)  # imports and first-call set-up
+    timings = interleaved([Step(loop.name, loop, len(paths)) for loop in loops], repeats)
+    return [(loop.timing(t), loop.docs) for loop, t in zip(loops, timings)]
 
 
 def direct(name: str, htmls: Sequence[str], settings: dict[str, Any]) -> Extraction:
@@ -296,20 +259,17 @@ def direct(name: str, htmls: Sequence[str], settings: dict[str, Any]) -> Extract
     texts: list[str | None] = []
     times = []
     for page in htmls:
-        start = time.perf_counter()
-        document = trafilatura.bare_extraction(page, **settings)
-        times.append(time.perf_counter() - start)
+        seconds, document = timed_call(partial(trafilatura.bare_extraction, page, **settings))
+        times.append(seconds)
         texts.append(getattr(document, "text", None) or None)
     total = sum(times)
-    timing = Timing(name, (total,), (total,), tuple(times), len(htmls))
+    timing = PageTiming(Timing(name, (total,), len(htmls)), (total,), tuple(times))
     shown = ", ".join(f"{k}={v}" for k, v in settings.items()) or "(defaults)"
     return Extraction(name, shown, tuple(texts), timing)
 
 
 def fast_option() -> str:
     """``fast`` (trafilatura ≥ 1.10) or the older ``no_fallback``."""
-    import inspect
-
     parameters = inspect.signature(trafilatura.bare_extraction).parameters
     return "fast" if "fast" in parameters else "no_fallback"
 
@@ -350,41 +310,28 @@ def doc_text(doc: Document | None) -> str | None:
 # ---------------------------------------------------------------- report
 
 
-def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def _runs(timing: Timing) -> str:
-    return ", ".join(f"{t:.3f}" for t in timing.runs)
-
-
-def verdict(value: float, target: float) -> str:
-    return "PASS" if value < target else "MISS"
-
-
-def rate_row(timing: Timing) -> list[str]:
+def rate_row(loop: PageTiming) -> list[str]:
+    timing = loop.timing
     return [
         timing.name,
         f"{timing.units:,}",
         f"{timing.median:.3f}",
-        _runs(timing),
+        runs_text(timing),
         f"{timing.rate:,.1f}",
     ]
 
 
-def share_row(corpus: str, timing: Timing) -> list[str]:
-    share = timing.rest / timing.trafilatura
+def share_row(corpus: str, loop: PageTiming) -> list[str]:
+    share = loop.rest / loop.trafilatura
     return [
         corpus,
-        f"{timing.units:,}",
-        f"{timing.median:.3f}",
-        f"{timing.trafilatura:.3f}",
-        f"{timing.rest:.3f}",
+        f"{loop.timing.units:,}",
+        f"{loop.timing.median:.3f}",
+        f"{loop.trafilatura:.3f}",
+        f"{loop.rest:.3f}",
         f"{share:.1%}",
-        f"< {TARGET_REST:.0%}",
-        verdict(share, TARGET_REST),
+        target_text(f"{TARGET_REST:.0%}", higher=False),
+        verdict(share, TARGET_REST, higher=False),
     ]
 
 
@@ -392,7 +339,7 @@ def quality_row(
     name: str,
     settings: str,
     texts: Sequence[str | None],
-    timing: Timing,
+    timing: PageTiming,
     pages: Sequence[Page],
     keep: Sequence[int],
 ) -> list[str]:
@@ -439,7 +386,7 @@ def describe_pages(pages: Sequence[Page], seconds: float) -> None:
 
 
 def print_generated(
-    pages: Sequence[Page], main: Timing, whole: Timing, docs: Sequence[Document | None]
+    pages: Sequence[Page], main: PageTiming, whole: PageTiming, docs: Sequence[Document | None]
 ) -> None:
     print(
         table(
@@ -472,7 +419,7 @@ SHARE_HEADER = [
 def print_real(
     pages: Sequence[Page],
     russian: set[str],
-    timing: Timing,
+    timing: PageTiming,
     docs: Sequence[Document | None],
     extractions: Sequence[Extraction],
 ) -> None:
@@ -510,39 +457,37 @@ def print_real(
 
 def run_generated(args: argparse.Namespace, folder: Path) -> None:
     print("## Generated pages: source → Document\n")
-    start = time.perf_counter()
+    elapsed = stopwatch()
     pages = generate_pages(args.pages, args.seed, folder)
-    describe_pages(pages, time.perf_counter() - start)
-    main, docs = time_read_source("main text", pages, False, args.repeats)
-    whole, _ = time_read_source("whole page", pages, True, args.repeats)
+    describe_pages(pages, elapsed())
+    modes = [("main text", False), ("whole page", True)]
+    (main, docs), (whole, _) = time_read_source(pages, modes, args.repeats)
     print_generated(pages, main, whole, docs)
 
 
 def run_real(args: argparse.Namespace, folder: Path) -> None:
-    data = Path(args.data) / BENCHMARK
-    print(f"## Real pages: {BENCHMARK}\n")
-    if not data.is_dir():
-        print(f"skipped: {data} does not exist\n")
+    data = dataset(args.data, ARTICLES)
+    print(f"## Real pages: {ARTICLES}\n")
+    if data is None:
+        print(f"skipped: {Path(args.data) / ARTICLES} does not exist\n")
         return
-    start = time.perf_counter()
-    pages, russian = read_benchmark(data, folder)
-    timing, docs = time_read_source("main text", pages, False, args.repeats)
+    elapsed = stopwatch()
+    pages, russian = read_articles(data, folder)
+    [(timing, docs)] = time_read_source(pages, [("main text", False)], args.repeats)
     htmls = [decode_html(p.path.read_bytes(), p.path.name)[0] for p in pages]
     extractions = [direct(name, htmls, settings) for name, settings in variants()]
     print(f"- {len(pages)} pages with a ground truth, {len(russian)} of them Russian\n")
     print_real(pages, russian, timing, docs, extractions)
-    print(f"({BENCHMARK}: {time.perf_counter() - start:.1f} s)\n")
+    print(f"({ARTICLES}: {elapsed():.1f} s)\n")
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argument_parser("benchmarks.extraction", __doc__)
     parser.add_argument("--pages", type=int, default=240, help="generated pages (≥ 200)")
     parser.add_argument("--repeats", type=int, default=3, help="runs per timing (median)")
     parser.add_argument("--seed", type=int, default=2024, help="seed of the generated pages")
     parser.add_argument("--quick", action="store_true", help="60 pages, 1 run: a smoke run")
-    parser.add_argument(
-        "--data", default=str(REPO.parent / "shared" / "data"), help="the evaluation data folder"
-    )
+    parser.add_argument("--data", type=Path, default=SHARED_DATA, help="the evaluation data folder")
     args = parser.parse_args(argv)
     if args.quick:
         args.pages, args.repeats = 60, 1
@@ -551,13 +496,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    start = time.perf_counter()
+    elapsed = stopwatch()
     print(f"trafilatura {trafilatura.__version__}\n")
     with tempfile.TemporaryDirectory() as folder:
         run_generated(args, Path(folder))
     with tempfile.TemporaryDirectory() as folder:
         run_real(args, Path(folder))
-    print(f"Total benchmark time: {time.perf_counter() - start:.1f} s")
+    print(f"Total benchmark time: {elapsed():.1f} s")
 
 
 if __name__ == "__main__":

@@ -16,23 +16,32 @@ A cell where a text has fewer than k canonical words (a ``TooShort`` cell) is sc
 the number of such pairs is printed for each profile and k.  The tables are markdown, so they
 can be pasted into a README.  A missing dataset folder is reported and skipped.
 
-Run from the repository root (the data default to ``../shared/data``)::
+scikit-learn is a benchmark dependency only (``pip install '.[bench]'``).  Run from the repository
+root (the data default to ``../shared/data``)::
 
-    /work/venv/bin/python benchmarks/quality.py
-    /work/venv/bin/python benchmarks/quality.py --data /path/to/data
+    python -m benchmarks.quality
+    python -m benchmarks.quality --quick     # 300 pairs of each data set, a smoke run
+    python -m benchmarks.quality --data /path/to/data
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import time
+import importlib.util
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sklearn.metrics import roc_auc_score
-
+from benchmarks._common import argument_parser, stopwatch, table
+from benchmarks.data import (
+    NEWS,
+    PARAPHRASER,
+    SHARED_DATA,
+    Pair,
+    dataset,
+    read_news,
+    read_paraphraser,
+)
 from canon import Comparison, compare_table, get_profile
 
 # The built-in profiles, and lemma without stop lists to show what the lists do.
@@ -43,18 +52,10 @@ PROFILES = (
     get_profile("lemma").replace(name="lemma-no-stop", stopwords=()),
 )
 NAMES = tuple(p.name for p in PROFILES)
-REPO = Path(__file__).resolve().parents[1]
 KS = (1, 2, 3)
 CONTAINMENT_K = 3
-PARAPHRASER = "paraphraser"
-NEWS = "ru-news-same-story-pairs"
-
-
-@dataclass(frozen=True)
-class Pair:
-    first: str
-    second: str
-    label: str
+QUICK_PAIRS = 300  # pairs of each data set in a --quick run, evenly spaced
+NEEDS_SKLEARN = "benchmarks.quality needs scikit-learn: pip install '.[bench]'"
 
 
 @dataclass
@@ -74,32 +75,12 @@ class Scores:
         self.too_short.setdefault(key, []).append(short)
 
 
-# ---------------------------------------------------------------- data
-
-
-def read_tsv(path: Path) -> list[dict[str, str]]:
-    csv.field_size_limit(10**9)
-    with path.open(encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
-
-
-def read_paraphraser(folder: Path) -> list[Pair]:
-    """The gold test pairs; the label is the class: "1", "0" or "-1"."""
-    rows = read_tsv(folder / "pairs.tsv")
-    return [Pair(r["text_1"], r["text_2"], r["class"]) for r in rows if r["split"] == "test"]
-
-
-def read_news(folder: Path) -> list[Pair]:
-    """Unique (first_url, second_url) pairs of every pool; the label is OK or BAD."""
-    pairs: dict[tuple[str, str], Pair] = {}
-    for path in sorted(folder.glob("*.tsv")):
-        for row in read_tsv(path):
-            key = (row["INPUT:first_url"], row["INPUT:second_url"])
-            pair = Pair(row["INPUT:first_text"], row["INPUT:second_text"], row["GOLDEN:quality"])
-            if key in pairs and pairs[key].label != pair.label:
-                print(f"note: {key} has labels {pairs[key].label} and {pair.label}; first kept")
-            pairs.setdefault(key, pair)
-    return list(pairs.values())
+def evenly(pairs: Sequence[Pair], limit: int | None) -> list[Pair]:
+    """At most ``limit`` pairs spread evenly over ``pairs`` (all of them for None)."""
+    if limit is None or len(pairs) <= limit:
+        return list(pairs)
+    step = len(pairs) / limit
+    return [pairs[int(i * step)] for i in range(limit)]
 
 
 # ---------------------------------------------------------------- scoring
@@ -115,6 +96,8 @@ def score(pairs: Iterable[Pair]) -> Scores:
 
 
 def auc(labels: Sequence[bool], values: Sequence[float]) -> float:
+    from sklearn.metrics import roc_auc_score  # a benchmark dependency only
+
     return float(roc_auc_score(labels, values))
 
 
@@ -123,12 +106,6 @@ def subset(values: Sequence[float | bool], keep: Sequence[bool]) -> list[float |
 
 
 # ---------------------------------------------------------------- report
-
-
-def markdown(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def auc_rows(
@@ -153,14 +130,14 @@ def print_task(title: str, scores: Scores, positive: Sequence[bool], keep: Seque
     used = subset(positive, keep)
     print(f"### {title}\n")
     print(f"{sum(used)} positive, {len(used) - sum(used)} negative pairs. ROC-AUC of Jaccard:\n")
-    print(markdown(["k", *NAMES], auc_rows(scores.jaccard, positive, keep)))
+    print(table(["k", *NAMES], auc_rows(scores.jaccard, positive, keep)))
     print("\nPairs with a TooShort cell (a text shorter than k words; scored 0.0):\n")
-    print(markdown(["k", *NAMES], short_rows(scores, keep)))
+    print(table(["k", *NAMES], short_rows(scores, keep)))
     print()
 
 
-def paraphraser(folder: Path) -> None:
-    pairs = read_paraphraser(folder)
+def paraphraser(folder: Path, limit: int | None) -> None:
+    pairs = evenly(read_paraphraser(folder), limit)
     scores = score(pairs)
     classes = [p.label for p in pairs]
     print(f"## ParaPhraser gold test ({len(pairs):,} pairs)\n")
@@ -178,8 +155,8 @@ def paraphraser(folder: Path) -> None:
     )
 
 
-def news(folder: Path) -> None:
-    pairs = read_news(folder)
+def news(folder: Path, limit: int | None) -> None:
+    pairs = evenly(read_news(folder), limit)
     scores = score(pairs)
     positive = [p.label == "OK" for p in pairs]
     keep = [True] * len(pairs)
@@ -187,37 +164,52 @@ def news(folder: Path) -> None:
     print_task("Same story (OK) vs different stories (BAD)", scores, positive, keep)
     k = CONTAINMENT_K
     print(f"ROC-AUC of containment, max(containment_first, containment_second), k = {k}:\n")
-    print(markdown(["k", *NAMES], auc_rows(scores.containment, positive, keep, (k,))))
+    print(table(["k", *NAMES], auc_rows(scores.containment, positive, keep, (k,))))
     print()
 
 
-def run(name: str, folder: Path, evaluate: Callable[[Path], None]) -> None:
-    if not folder.is_dir():
-        print(f"## {name}\n\nskipped: {folder} does not exist\n")
+def run(
+    name: str,
+    data: Path,
+    folder_name: str,
+    evaluate: Callable[[Path, int | None], None],
+    limit: int | None,
+) -> None:
+    folder = dataset(data, folder_name)
+    if folder is None:
+        print(f"## {name}\n\nskipped: {data / folder_name} does not exist\n")
         return
-    start = time.perf_counter()
-    evaluate(folder)
-    print(f"({name}: {time.perf_counter() - start:.1f} s)\n")
+    if importlib.util.find_spec("sklearn") is None:
+        raise SystemExit(NEEDS_SKLEARN)
+    elapsed = stopwatch()
+    evaluate(folder, limit)
+    print(f"({name}: {elapsed():.1f} s)\n")
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argument_parser("benchmarks.quality", __doc__)
     parser.add_argument(
         "--data",
         type=Path,
-        default=REPO.parent / "shared" / "data",
+        default=SHARED_DATA,
         help="folder holding paraphraser/ and ru-news-same-story-pairs/ (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help=f"{QUICK_PAIRS} pairs of each data set, a smoke run"
     )
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    start = time.perf_counter()
+    limit = QUICK_PAIRS if args.quick else None
+    elapsed = stopwatch()
     print("# Ranking quality of shingle Jaccard: raw vs stem vs lemma\n")
-    run("ParaPhraser", args.data / PARAPHRASER, paraphraser)
-    run("Russian news", args.data / NEWS, news)
-    print(f"Total time: {time.perf_counter() - start:.1f} s")
+    if args.quick:
+        print(f"(--quick: at most {limit} pairs of each data set, evenly spaced)\n")
+    run("ParaPhraser", args.data, PARAPHRASER, paraphraser, limit)
+    run("Russian news", args.data, NEWS, news, limit)
+    print(f"Total benchmark time: {elapsed():.1f} s")
 
 
 if __name__ == "__main__":

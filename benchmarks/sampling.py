@@ -13,26 +13,23 @@ are checked against every index, and the sampled figures are compared with the u
 
 Run from the repository root::
 
-    python benchmarks/sampling.py             # 3,000 documents, 60 drafts
-    python benchmarks/sampling.py --quick     # 600 documents, 20 drafts
+    python -m benchmarks.sampling             # 3,000 documents, 60 drafts
+    python -m benchmarks.sampling --quick     # 600 documents, 20 drafts
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import re
 import statistics
 import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-from speed import generate_documents, table
-
 import canon
+from benchmarks._common import argument_parser, quantile, stopwatch, table
+from benchmarks.corpus import generate_documents
 from canon import Index
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
@@ -110,7 +107,7 @@ def compare(base: list, other: list) -> list[str]:
             same_top.append(bool(b.sources) and b.sources[0].source == a.sources[0].source)
     return [
         f"{statistics.mean(uniqueness):.2f}",
-        f"{np.percentile(uniqueness, 95):.2f}",
+        f"{quantile(uniqueness, 0.95):.2f}",
         f"{statistics.mean(jaccard):.2f}" if jaccard else "-",
         f"{statistics.mean(containment):.2f}" if containment else "-",
         f"{sum(same_top) / len(same_top):.0%}" if same_top else "-",
@@ -118,12 +115,12 @@ def compare(base: list, other: list) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argument_parser("benchmarks.sampling", __doc__)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--moduli", type=int, nargs="+", default=[2, 4, 8, 16])
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args(argv)
-    started = time.perf_counter()
+    elapsed = stopwatch()
     docs = corpus(600 if args.quick else 3000, args.seed)
     texts = drafts(docs, 20 if args.quick else 60, args.seed)
     with tempfile.TemporaryDirectory(prefix="canon-sampling-") as tmp:
@@ -138,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"## Sampling: {len(docs):,} documents, {len(texts)} drafts (lemma, k = 4)\n")
     print(table(["m", "size MB", "size", "postings", "uniqueness err (pp)", "p95 err (pp)",
                  "Jaccard err (pp)", "containment err (pp)", "same top source"], rows))  # fmt: skip
-    print(f"\nTotal benchmark time: {time.perf_counter() - started:.1f} s")
+    print(f"\nTotal benchmark time: {elapsed():.1f} s")
 
 
 if __name__ == "__main__":

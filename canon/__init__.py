@@ -1,4 +1,21 @@
-"""canon: how much Russian texts share, by word shingles over one canonical form."""
+"""canon: how much Russian texts share, by word shingles over one canonical form.
+
+The stages, their rooms and their types::
+
+    source ─────────► Document ──────────► Canonical ──────────► shingle hashes
+    (sources/:         (text, title,        (canonical.py:        (shingle.py: stable
+     read_source)       method)              tokens, spans,        uint64 per k-word
+                                              one Profile)          window)
+        ┌───────────────────────────────────────────────────────────────┘
+        ├─► comparison.py: compare, compare_table ──► Comparison, Table   (two texts)
+        ├─► uniqueness.py: check(text, Index) ─────► CheckResult         (a draft vs an index)
+        └─► sketch.py, lsh.py ─► dedup/: dedup_corpus ─► DedupResult      (a corpus)
+
+Around them: ``profile.py`` (the rules, ``Profile``), ``text/`` (normalization, tokens,
+lemmas, word lists, quotations), ``index/`` (the SQLite index and ``add_sources``),
+``measures.py`` (set measures), ``textstats.py`` (water, nausea, Zipf), ``errors.py`` (the
+``CanonError`` tree), ``report/`` (terminal, HTML, plot), ``cli/`` and ``web/``.
+"""
 
 from .canonical import Canonical, canonicalize
 from .comparison import Comparison, Table, TooShort, compare, compare_table

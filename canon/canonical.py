@@ -123,7 +123,7 @@ def _base(forms: list[str], profile: Profile) -> tuple[list[str], list[str]]:
     return forms, base_forms(forms, profile.morphology, profile.yo_fold)
 
 
-def _entries(profile: Profile, entries: tuple[str, ...]) -> frozenset[str]:
+def _list_forms(profile: Profile, entries: tuple[str, ...]) -> frozenset[str]:
     """List entries put through the profile's own rules, so they match what a text becomes."""
     norm = _normalized(" ".join(entries), profile)
     return frozenset(_base(words(norm, keep_hyphens=profile.keep_hyphens), profile)[1])
@@ -134,12 +134,12 @@ def _rules(profile: Profile) -> tuple[frozenset[str], frozenset[str], dict[str, 
     """The profile's stop set, negation set and synonym map, in canonical form."""
     stop: set[str] = set()
     for key in profile.stopwords:
-        stop |= _entries(profile, list_words(key))
-    negation = _entries(profile, list_words(NEGATION_LIST))
+        stop |= _list_forms(profile, list_words(key))
+    negation = _list_forms(profile, list_words(NEGATION_LIST))
     stop = stop - negation if profile.keep_negation else stop | negation
     synonyms: dict[str, str] = {}
     for group in read_synonyms(profile.synonyms) if profile.synonyms else ():
-        forms = [_entries(profile, (word,)) for word in group]
+        forms = [_list_forms(profile, (word,)) for word in group]
         if len(forms[0]) == 1:
             (head,) = forms[0]
             synonyms.update({form: head for f in forms[1:] if len(f) == 1 for form in f})
@@ -178,7 +178,9 @@ def _table(profile: Profile, surface: list[str]) -> dict[str, str]:
     return table
 
 
-def _folds(text: str, norm: Normalized, surface: list[str], profile: Profile) -> tuple[Fold, ...]:
+def _look_alike_folds(
+    text: str, norm: Normalized, surface: list[str], profile: Profile
+) -> tuple[Fold, ...]:
     if not has_mixed_words(norm.text):
         return ()
     folded = {f: fold_confusables(f) for f in set(surface) if not f.isascii()}
@@ -202,5 +204,5 @@ def canonicalize(text: str, profile: str | Profile = "lemma") -> Canonical:
         return Canonical(tuple(surface), profile, text=text)
     table = _table(profile, surface)
     tokens = [form for form in map(table.__getitem__, surface) if form]
-    folds = _folds(text, norm, surface, profile) if profile.fold_confusables else ()
+    folds = _look_alike_folds(text, norm, surface, profile) if profile.fold_confusables else ()
     return Canonical(tuple(tokens), profile, folds, len(surface) - len(tokens), text)

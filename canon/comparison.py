@@ -15,6 +15,7 @@ from .canonical import Canonical, Fragment, canonicalize
 from .errors import ProfileError, TextTooShort
 from .measures import compare_sets
 from .profile import Profile, get_profile
+from .records import plain, record_dict
 from .shingle import shingles, window_count
 from .text.tokenize import Fold
 
@@ -26,10 +27,6 @@ __all__ = [
     "compare_table",
     "shared_fragments",
 ]
-
-
-def _folds(folds: tuple[Fold, ...]) -> list[dict[str, Any]]:
-    return [f.to_dict() for f in folds]
 
 
 @dataclass(frozen=True)
@@ -53,10 +50,7 @@ class Comparison:
     second_folds: tuple[Fold, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
-        data["first_folds"] = _folds(self.first_folds)
-        data["second_folds"] = _folds(self.second_folds)
-        return data
+        return record_dict(self)
 
 
 @dataclass(frozen=True)
@@ -71,14 +65,7 @@ class TooShort:
     side: str = ""  # which text is too short
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "profile": self.profile,
-            "k": self.k,
-            "too_short": True,
-            "first_words": self.first_words,
-            "second_words": self.second_words,
-            "message": self.message,
-        }
+        return record_dict(self, exclude=["side"], too_short=True)
 
 
 def shared_fragments(
@@ -197,8 +184,8 @@ class Table:
                     "settings": p.settings(),
                     "first_words": self.words[p.name][0],
                     "second_words": self.words[p.name][1],
-                    "first_folds": _folds(self.folds[p.name][0]),
-                    "second_folds": _folds(self.folds[p.name][1]),
+                    "first_folds": plain(self.folds[p.name][0]),
+                    "second_folds": plain(self.folds[p.name][1]),
                 }
                 for p in self.profiles
             ],

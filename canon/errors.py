@@ -66,6 +66,18 @@ class CanonError(Exception):
     def __str__(self) -> str:
         return self.message
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt from the attributes, not from __init__'s arguments, so that every subclass
+        # crosses a process boundary (worker pools, Dask) intact.
+        return (_rebuild, (type(self), self.args, self.__dict__))
+
+
+def _rebuild(cls: type[CanonError], args: tuple[object, ...], state: dict[str, object]):
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
 
 class InputError(CanonError):
     """A source (file, stdin, page) cannot be read as text."""

@@ -16,6 +16,7 @@ from functools import cache
 import numpy as np
 
 from .errors import OptionError
+from .shingle import FMIX_M1, GOLDEN
 
 __all__ = ["band_keys", "candidate_probability", "optimal_bands"]
 
@@ -63,9 +64,9 @@ def band_keys(values: np.ndarray, bands: int, rows: int) -> np.ndarray:
     keys = np.zeros((values.shape[0], bands), dtype=np.uint64)
     with np.errstate(over="ignore"):
         for band in range(bands):
-            h = np.full(values.shape[0], np.uint64(band + 1) * np.uint64(0x9E3779B97F4A7C15))
+            h = np.full(values.shape[0], np.uint64(band + 1) * np.uint64(GOLDEN))
             for value in values[:, band * rows : (band + 1) * rows].T:
-                h = (h ^ value) * np.uint64(0xFF51AFD7ED558CCD)
+                h = (h ^ value) * FMIX_M1
                 h ^= h >> np.uint64(29)
             keys[:, band] = h
     return keys

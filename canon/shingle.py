@@ -21,6 +21,10 @@ import numpy as np
 import xxhash
 
 __all__ = [
+    "FMIX_M1",
+    "FMIX_M2",
+    "GOLDEN",
+    "fmix64",
     "keep_sampled",
     "shingle_hashes",
     "shingles",
@@ -29,13 +33,13 @@ __all__ = [
     "window_hashes",
 ]
 
-_GOLDEN = 0x9E3779B97F4A7C15
-_M1 = np.uint64(0xFF51AFD7ED558CCD)
-_M2 = np.uint64(0xC4CEB9FE1A85EC53)
+GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / the golden ratio
+FMIX_M1 = np.uint64(0xFF51AFD7ED558CCD)  # MurmurHash3's fmix64 multipliers
+FMIX_M2 = np.uint64(0xC4CEB9FE1A85EC53)
 _S33 = np.uint64(33)
 
 
-def _check(k: int, step: int) -> None:
+def _check_window(k: int, step: int) -> None:
     if type(k) is not int or k < 1:
         raise ValueError(f"shingle size k must be a positive integer, got {k!r}")
     if type(step) is not int or step < 1:
@@ -44,7 +48,7 @@ def _check(k: int, step: int) -> None:
 
 def window_count(n: int, k: int, step: int = 1) -> int:
     """How many windows of ``k`` words, ``step`` apart, fit in ``n`` words."""
-    _check(k, step)
+    _check_window(k, step)
     return 0 if n < k else (n - k) // step + 1
 
 
@@ -61,12 +65,16 @@ def token_hashes(tokens: Sequence[str]) -> np.ndarray:
     return np.fromiter(map(distinct.__getitem__, tokens), dtype=np.uint64, count=len(tokens))
 
 
-def _fmix64(x: np.ndarray) -> np.ndarray:
-    x ^= x >> _S33
-    x *= _M1
-    x ^= x >> _S33
-    x *= _M2
-    x ^= x >> _S33
+def fmix64(x: np.ndarray, *, inplace: bool = False) -> np.ndarray:
+    """MurmurHash3's 64-bit finalizer, a bijection of uint64 (``x`` itself with ``inplace``)."""
+    if not inplace:
+        x = np.array(x, dtype=np.uint64, copy=True)
+    with np.errstate(over="ignore"):
+        x ^= x >> _S33
+        x *= FMIX_M1
+        x ^= x >> _S33
+        x *= FMIX_M2
+        x ^= x >> _S33
     return x
 
 
@@ -81,12 +89,12 @@ def window_hashes(tokens: Sequence[str], k: int, step: int = 1) -> np.ndarray:
     if count == 0:
         return np.empty(0, dtype=np.uint64)
     hashes = token_hashes(tokens)
-    h = np.full(count, (k * _GOLDEN) % 2**64, dtype=np.uint64)
+    h = np.full(count, (k * GOLDEN) % 2**64, dtype=np.uint64)
     stop = (count - 1) * step + 1
     with np.errstate(over="ignore"):
         for j in range(k):
             h ^= hashes[j : j + stop : step]
-            _fmix64(h)
+            fmix64(h, inplace=True)
     return h
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import OptionError
+from .shingle import GOLDEN, fmix64
 
 __all__ = ["SIGNATURE_SCHEME", "Signature", "estimate_jaccard", "signature", "signatures"]
 
@@ -28,23 +29,15 @@ SIGNATURE_SCHEME = 1  # bumped when the construction changes: stored signatures 
 _MAGIC = b"CNS1"
 _HEADER = struct.Struct("<4sIIQ")  # magic, scheme, num_perm, seed
 _EMPTY = np.uint64(2**64 - 1)
-_M1 = np.uint64(0xFF51AFD7ED558CCD)
-_M2 = np.uint64(0xC4CEB9FE1A85EC53)
-_S33 = np.uint64(33)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_GOLDEN = np.uint64(GOLDEN)
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
-    """MurmurHash3's 64-bit finalizer: a bijection, so it permutes the hash space."""
-    with np.errstate(over="ignore"):
-        x = x ^ (x >> _S33)
-        x = x * _M1
-        x = x ^ (x >> _S33)
-        x = x * _M2
-        return x ^ (x >> _S33)
+    """Permutes the hash space (fmix64 is a bijection)."""
+    return fmix64(x)
 
 
-def _check(num_perm: int) -> None:
+def _check_num_perm(num_perm: int) -> None:
     if type(num_perm) is not int or num_perm < 1:
         raise OptionError(
             "num_perm", f"must be a positive integer, got {num_perm!r}", value=num_perm
@@ -107,7 +100,7 @@ def _densify(values: np.ndarray, num_perm: int, seed: int) -> np.ndarray:
 
 def signatures(docs: list[np.ndarray], num_perm: int = 128, seed: int = 1) -> list[Signature]:
     """Signatures of many documents' shingle-hash arrays at once (one pass over all hashes)."""
-    _check(num_perm)
+    _check_num_perm(num_perm)
     sizes = np.array([len(d) for d in docs], dtype=np.intp)
     if (sizes == 0).any():
         raise ValueError("a document with no shingles has no signature")

@@ -63,6 +63,7 @@ import numpy as np
 from .canonical import canonicalize
 from .errors import EmptyText, OptionError
 from .profile import Profile, get_profile
+from .records import record_dict
 from .text.wordlists import NEGATION_LIST, list_words
 
 __all__ = [
@@ -105,7 +106,7 @@ class Keyword:
     density: float
 
     def to_dict(self) -> dict[str, Any]:
-        return {"lemma": self.lemma, "count": self.count, "density": self.density}
+        return record_dict(self)
 
 
 @dataclass(frozen=True)
@@ -124,14 +125,7 @@ class ZipfFit:
     note: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "slope": self.slope,
-            "r_squared": self.r_squared,
-            "natural": self.natural,
-            "lemmas": self.lemmas,
-            "repeated": self.repeated,
-            "note": self.note,
-        }
+        return record_dict(self)
 
 
 @dataclass(frozen=True)
@@ -160,25 +154,7 @@ class TextStats:
     zipf: ZipfFit
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "characters": self.characters,
-            "characters_no_spaces": self.characters_no_spaces,
-            "words": self.words,
-            "lemma_words": self.lemma_words,
-            "unique_lemmas": self.unique_lemmas,
-            "water_words": self.water_words,
-            "water_percent": self.water_percent,
-            "content_words": self.content_words,
-            "content_percent": self.content_percent,
-            "numbers": self.numbers,
-            "content_lemmas": self.content_lemmas,
-            "classic_nausea": self.classic_nausea,
-            "classic_nausea_lemma": self.classic_nausea_lemma,
-            "academic_nausea": self.academic_nausea,
-            "academic_nausea_lemmas": list(self.academic_nausea_lemmas),
-            "keywords": [k.to_dict() for k in self.keywords],
-            "zipf": self.zipf.to_dict(),
-        }
+        return record_dict(self)
 
 
 @cache

@@ -23,6 +23,7 @@ from .exclusion import Exclusion
 from .index.rules import profile_of
 from .index.store import Index, IndexedProfile
 from .measures import exact_jaccard
+from .records import record_dict
 from .shingle import window_hashes
 from .sketch import estimate_jaccard, signature
 from .text.quotes import quoted_ranges
@@ -47,7 +48,7 @@ class SourceMatch:
     source_shingles: int
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return record_dict(self)
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class SimilarDocument:
     jaccard: float
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return record_dict(self)
 
 
 @dataclass(frozen=True)

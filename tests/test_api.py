@@ -53,3 +53,25 @@ def test_installed_package_finds_its_word_lists(tmp_path) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=60
     )
     assert result.stdout.strip() == "('кот',)", result.stderr
+
+
+def test_every_error_crosses_a_process_boundary_intact() -> None:
+    import pickle
+
+    from canon import errors
+
+    made = [
+        errors.OptionError("similar", "must be a Jaccard in (0, 1], got 2", value=2),
+        errors.FetchError("http://example.ru/", "cannot resolve host", reason="dns"),
+        errors.ExtractionError("a.html: no main text", source="a.html", reason="no-main-text"),
+        errors.TextTooShort(1, 3, "draft"),
+        errors.EmptyText("text"),
+        errors.IndexFileError("i.db: not an index", path="i.db", reason="not-an-index"),
+        errors.OutputError("out.html", "cannot write the report"),
+        errors.MissingResource("needs Dask", package="dask"),
+        errors.ProfileError("unknown word list 'x'", option="stopwords", value="x"),
+    ]
+    for error in made:
+        copy = pickle.loads(pickle.dumps(error))
+        assert type(copy) is type(error) and copy.__dict__ == error.__dict__
+        assert str(copy) == str(error) and copy.exit_code == 2

@@ -50,9 +50,8 @@ def serve(
     max_text: int,
 ) -> None:
     """Serve the compare and check pages and the JSON API (FastAPI under uvicorn)."""
-    import uvicorn
-
     from ..web import create_app
+    from ..web.server import serve as run_server
 
     app = create_app(
         db,
@@ -61,4 +60,4 @@ def serve(
         max_body=max_body,
         max_text=max_text,
     )
-    uvicorn.run(app, host=host, port=port, log_level="info")
+    run_server(app, host, port)

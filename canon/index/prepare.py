@@ -51,7 +51,7 @@ def _document(item: Item, job: _Job) -> Document:
     return read_source(item.source, whole_page=job.whole_page, fetch_options=job.fetch_options)
 
 
-def _prepare(item: Item, job: _Job) -> Prepared | Failure | Skipped:
+def _prepare_item(item: Item, job: _Job) -> Prepared | Failure | Skipped:
     try:
         doc = _document(item, job)
         digest = hashlib.sha256(doc.text.encode("utf-8")).hexdigest()[:32]
@@ -95,7 +95,7 @@ def _init(job: _Job) -> None:
 
 def _work(item: Item) -> Prepared | Failure | Skipped:
     assert _job is not None
-    return _prepare(item, _job)
+    return _prepare_item(item, _job)
 
 
 def prepare_all(
@@ -119,7 +119,7 @@ def prepare_all(
     )
     if workers <= 1 or len(items) < 2 * workers:
         for item in items:
-            yield _prepare(item, job)
+            yield _prepare_item(item, job)
         return
     with multiprocessing.get_context("fork").Pool(workers, _init, (job,)) as pool:
         yield from pool.imap(_work, items, chunksize=4)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import ExtractionError, InputError
+from ..records import record_dict
 from .extract import decode, decode_html, extract_html
 from .fetch import FetchOptions, fetch, is_url
 
@@ -46,17 +47,8 @@ class Document:
         return len(self.text)
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "source": self.source,
-            "title": self.title,
-            "method": self.method,
-            "encoding": self.encoding,
-            "language": self.language,
-            "chars": self.chars,
-            "final_url": self.final_url,
-            "fetched": self.fetched,
-            "cached": self.cached,
-        }
+        """Everything but the text itself, and its length."""
+        return record_dict(self, exclude=["text"], chars=self.chars)
 
 
 def _looks_like_html(data: bytes) -> bool:

@@ -20,7 +20,7 @@ from ..errors import MissingResource
 
 __all__ = ["analyzer_version", "base_forms", "clear_caches", "parts_of_speech"]
 
-_CYRILLIC = re.compile(r"[а-яё]")
+_HAS_CYRILLIC = re.compile(r"[а-яё]")
 _LATIN_ONLY = re.compile(r"[a-z]+")
 _CACHE_LIMIT = 2_000_000  # distinct forms per method; a real corpus stays far below
 
@@ -57,7 +57,7 @@ def _lemma(form: str) -> str:
 
 def _stem_part(part: str) -> str:
     russian, english = _stemmers()
-    if _CYRILLIC.search(part):
+    if _HAS_CYRILLIC.search(part):
         return russian(part)
     if _LATIN_ONLY.fullmatch(part):
         return english(part)
@@ -68,7 +68,7 @@ def _stem(form: str) -> str:
     return "-".join(_stem_part(p) for p in form.split("-"))
 
 
-_METHODS: dict[str, Callable[[str], str]] = {"lemma": _lemma, "stem": _stem}
+_ANALYSERS: dict[str, Callable[[str], str]] = {"lemma": _lemma, "stem": _stem}
 
 
 def base_forms(tokens: list[str], method: str, yo_fold: bool = False) -> list[str]:
@@ -83,7 +83,7 @@ def base_forms(tokens: list[str], method: str, yo_fold: bool = False) -> list[st
         if len(known) + len(missing) > _CACHE_LIMIT:
             clear_caches()
             missing = set(tokens)
-        analyse = _METHODS[method]
+        analyse = _ANALYSERS[method]
         for form in missing:
             base = analyse(form)
             known[form] = base.replace("ё", "е") if yo_fold and "ё" in base else base

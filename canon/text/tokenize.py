@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
+from ..records import record_dict
 from .normalize import Normalized
 
 __all__ = ["Fold", "fold_confusables", "has_mixed_words", "word_spans", "words"]
@@ -36,7 +38,7 @@ _LOOKALIKES = str.maketrans(
     }
 )
 _LATIN = re.compile(r"[a-zà-ÿ]")
-_CYRILLIC = re.compile(r"[а-яё]")
+_HAS_CYRILLIC = re.compile(r"[а-яё]")
 # A Cyrillic letter next to a Latin one: how a look-alike letter inside a word shows.
 _MIXED = re.compile(r"[а-яё][a-zà-ÿ]|[a-zà-ÿ][а-яё]")
 _NOT_LOOKALIKE = re.compile(r"[dfgijlnqrsuvwzà-êì-ÿ]")
@@ -51,13 +53,8 @@ class Fold:
     original: str
     folded: str
 
-    def to_dict(self) -> dict[str, int | str]:
-        return {
-            "start": self.start,
-            "end": self.end,
-            "original": self.original,
-            "folded": self.folded,
-        }
+    def to_dict(self) -> dict[str, Any]:
+        return record_dict(self)
 
 
 def _text(norm: Normalized, keep_hyphens: bool) -> str:
@@ -81,7 +78,7 @@ def word_spans(norm: Normalized, *, keep_hyphens: bool) -> list[tuple[int, int]]
 
 
 def _fold_part(part: str) -> str:
-    if not (_LATIN.search(part) and _CYRILLIC.search(part)) or _NOT_LOOKALIKE.search(part):
+    if not (_LATIN.search(part) and _HAS_CYRILLIC.search(part)) or _NOT_LOOKALIKE.search(part):
         return part
     return part.translate(_LOOKALIKES)
 

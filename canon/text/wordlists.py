@@ -73,7 +73,7 @@ def _lines(key: str) -> list[str]:
         ) from exc
 
 
-def _entries(line: str) -> str:
+def _entry_of(line: str) -> str:
     return line.split("#", 1)[0].strip()
 
 
@@ -82,7 +82,7 @@ def list_words(key: str) -> tuple[str, ...]:
     """The entries of one resolved list, in file order, comments removed."""
     words: list[str] = []
     for line in _lines(key):
-        entry = _entries(line)
+        entry = _entry_of(line)
         if entry:
             words.extend(w for w in _SPLIT.split(entry) if w)
     return tuple(words)
@@ -93,7 +93,7 @@ def read_synonyms(key: str) -> tuple[tuple[str, ...], ...]:
     """Synonym groups of one resolved file; the first word of each group is its representative."""
     groups: list[tuple[str, ...]] = []
     for line in _lines(key):
-        words = tuple(w for w in _SPLIT.split(_entries(line)) if w)
+        words = tuple(w for w in _SPLIT.split(_entry_of(line)) if w)
         if len(words) > 1:
             groups.append(words)
     return tuple(groups)

@@ -1,0 +1,17 @@
+"""Benchmarks of canon: each module is a script, run from the repository root.
+
+::
+
+    python -m benchmarks.speed        # canonicalization, shingles and the CLI: words/s, ratios
+    python -m benchmarks.extraction   # web pages → Documents: pages/s, trafilatura's share, F1
+    python -m benchmarks.index        # the corpus index: add rate, size, check latency
+    python -m benchmarks.sampling     # what mod-m shingle sampling costs in accuracy
+    python -m benchmarks.dedup        # MinHash signatures against datasketch, dedup scaling
+    python -m benchmarks.quality      # ROC-AUC of shingle Jaccard on labelled Russian pairs
+
+Every script takes ``--quick`` for a smoke run of well under a minute, and ``--help``.  What they
+share lives here: ``_common`` (timing, tables, verdicts), ``corpus`` (generated Russian text)
+and ``data`` (real text and the labelled data sets of ``../shared/data``, read in place).
+"""
+
+__all__: list[str] = []

@@ -1,0 +1,169 @@
+"""Files of real text → texts, labelled pairs and pages with a ground truth.
+
+The labelled data sets live in ``../shared/data`` (beside the repository, see its README.md),
+written by third parties; the benchmarks read them in place and never copy them into the
+repository.  A data set that is absent is skipped by the script that wanted it: ``dataset``
+returns None for it.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks._common import REPO
+from benchmarks.corpus import DOC_WORDS
+
+__all__ = [
+    "ARTICLES",
+    "NEWS",
+    "PARAPHRASER",
+    "SHARED_DATA",
+    "Page",
+    "Pair",
+    "dataset",
+    "pack_documents",
+    "read_articles",
+    "read_news",
+    "read_paraphraser",
+    "read_texts",
+    "read_tsv",
+]
+
+SHARED_DATA = REPO.parent / "shared" / "data"
+PARAPHRASER = "paraphraser"
+NEWS = "ru-news-same-story-pairs"
+ARTICLES = "scrapinghub-article-extraction-benchmark"
+
+
+def dataset(data: Path, name: str) -> Path | None:
+    """The folder ``data/name``, or None if there is none (the caller skips that data set)."""
+    folder = Path(data) / name
+    return folder if folder.is_dir() else None
+
+
+def read_tsv(path: Path) -> list[dict[str, str]]:
+    """The rows of a tab-separated file with a header line."""
+    csv.field_size_limit(10**9)
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+# ---------------------------------------------------------------- real text
+
+
+def _text_files(path: Path) -> list[Path]:
+    if path.is_file():
+        return [path]
+    return sorted(p for p in path.rglob("*") if p.suffix.lower() in (".txt", ".tsv"))
+
+
+def _tsv_texts(path: Path) -> list[str]:
+    csv.field_size_limit(10**9)
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle, delimiter="\t")
+        columns = [c for c in reader.fieldnames or () if c.lower().endswith("text")]
+        if not columns:
+            print(f"note: {path} has no *text column; skipped")
+            return []
+        return [row[c] for row in reader for c in columns if row.get(c)]
+
+
+def read_texts(path: Path) -> list[str]:
+    """Distinct texts of a file or folder (.txt: one text per file; .tsv: *text columns)."""
+    texts: list[str] = []
+    for file in _text_files(path):
+        if file.suffix.lower() == ".tsv":
+            texts.extend(_tsv_texts(file))
+        else:
+            texts.append(file.read_text(encoding="utf-8", errors="replace"))
+    return list(dict.fromkeys(t for t in texts if t.strip()))
+
+
+def pack_documents(texts: Iterable[str], n_words: int, seed: int) -> list[str]:
+    """Paragraphs of the texts packed, in order, into documents of ~1,000-5,000 words; stops
+    after ``n_words`` words."""
+    rng = random.Random(seed)
+    documents: list[str] = []
+    current: list[str] = []
+    size = total = 0
+    target = rng.randint(*DOC_WORDS)
+    for paragraph in (p for t in texts for p in t.splitlines() if p.strip()):
+        current.append(paragraph)
+        count = len(paragraph.split())
+        size += count
+        total += count
+        if size >= target or total >= n_words:
+            documents.append("\n".join(current))
+            current, size, target = [], 0, rng.randint(*DOC_WORDS)
+        if total >= n_words:
+            break
+    if current:
+        documents.append("\n".join(current))
+    return documents
+
+
+# ---------------------------------------------------------------- labelled pairs
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two texts and the label a person gave the pair."""
+
+    first: str
+    second: str
+    label: str
+
+
+def read_paraphraser(folder: Path) -> list[Pair]:
+    """ParaPhraser's gold test pairs; the label is the class: "1", "0" or "-1"."""
+    rows = read_tsv(folder / "pairs.tsv")
+    return [Pair(r["text_1"], r["text_2"], r["class"]) for r in rows if r["split"] == "test"]
+
+
+def read_news(folder: Path) -> list[Pair]:
+    """Unique (first_url, second_url) news pairs of every pool; the label is OK or BAD."""
+    pairs: dict[tuple[str, str], Pair] = {}
+    for path in sorted(folder.glob("*.tsv")):
+        for row in read_tsv(path):
+            key = (row["INPUT:first_url"], row["INPUT:second_url"])
+            pair = Pair(row["INPUT:first_text"], row["INPUT:second_text"], row["GOLDEN:quality"])
+            if key in pairs and pairs[key].label != pair.label:
+                print(f"note: {key} has labels {pairs[key].label} and {pair.label}; first kept")
+            pairs.setdefault(key, pair)
+    return list(pairs.values())
+
+
+# ---------------------------------------------------------------- pages
+
+
+@dataclass(frozen=True)
+class Page:
+    """One HTML page file and the text its main content should give (title excluded)."""
+
+    path: Path
+    truth: str
+    label: str = ""
+
+
+def read_articles(folder: Path, out: Path) -> tuple[list[Page], set[str]]:
+    """The article-extraction benchmark's pages that have a ground truth, unzipped to
+    ``out/<id>.html`` (labelled with their URL), and the ids of the Russian ones."""
+    truth = json.loads((folder / "ground-truth.json").read_text("utf-8"))
+    pages = []
+    for page_id, entry in sorted(truth.items()):
+        source = folder / "html" / f"{page_id}.html.gz"
+        body = entry.get("articleBody") or ""
+        if not source.is_file() or not body.strip():
+            continue
+        path = out / f"{page_id}.html"
+        path.write_bytes(gzip.decompress(source.read_bytes()))
+        pages.append(Page(path, body, entry.get("url", "")))
+    subset = folder / "russian_subset.tsv"
+    russian = {row["id"] for row in read_tsv(subset)} if subset.is_file() else set()
+    return pages, russian

@@ -1,0 +1,114 @@
+"""A request's heavy work → worker processes, each job under a deadline, behind a bounded queue.
+
+Extraction, canonicalization and checks run in a pool of worker processes (pebble), so that
+no request can hold the server's event loop or its threads: a job that overruns its deadline
+has its worker killed and replaced, and when every worker is busy and the queue is full a
+request is refused at once (the app answers 503 with ``Retry-After``).  Workers start with the
+lemmatizer's dictionary loaded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import multiprocessing
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+__all__ = ["Busy", "Overrun", "PoolSettings", "WorkerPool"]
+
+T = TypeVar("T")
+
+
+class Busy(Exception):
+    """Every worker is busy and the queue is full: try again after ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"the server is busy; try again in {retry_after} s")
+        self.retry_after = retry_after
+
+
+class Overrun(Exception):
+    """A job ran past its deadline (or its worker died) and was stopped."""
+
+    def __init__(self, deadline: float, died: bool = False) -> None:
+        what = "its worker stopped" if died else f"it ran past the {deadline:g}-second deadline"
+        super().__init__(f"the request was stopped: {what}")
+        self.deadline = deadline
+
+
+@dataclass(frozen=True)
+class PoolSettings:
+    """``workers`` processes; at most ``queue`` jobs waiting beyond them; ``deadline`` seconds
+    per job, from when it starts."""
+
+    workers: int = 2
+    queue: int = 16
+    deadline: float = 30.0
+
+
+def warm_up() -> None:
+    """Load what every job needs once per worker: canon and the lemmatizer's dictionary."""
+    import canon
+
+    canon.canonicalize("проверка готовности", "lemma")
+
+
+class WorkerPool:
+    """The pool; started on first use, stopped by :meth:`close`."""
+
+    def __init__(
+        self, settings: PoolSettings = PoolSettings(), initializer: Callable[[], None] = warm_up
+    ) -> None:
+        self.settings = settings
+        self._initializer = initializer
+        self._pool: Any = None
+        self._lock = threading.Lock()
+        self._in_flight = 0
+
+    def _started(self) -> Any:
+        with self._lock:
+            if self._pool is None:
+                import pebble
+
+                self._pool = pebble.ProcessPool(
+                    max_workers=self.settings.workers,
+                    initializer=self._initializer,
+                    context=multiprocessing.get_context("spawn"),
+                )
+            return self._pool
+
+    def _admit(self) -> None:
+        with self._lock:
+            if self._in_flight >= self.settings.workers + self.settings.queue:
+                raise Busy(max(1, round(self.settings.deadline / 4)))
+            self._in_flight += 1
+
+    def _leave(self) -> None:
+        with self._lock:
+            self._in_flight -= 1
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in a worker; :class:`Busy` or :class:`Overrun` when it cannot."""
+        import pebble
+
+        self._admit()
+        try:
+            future = self._started().schedule(function, args, timeout=self.settings.deadline)
+            try:
+                return await asyncio.wrap_future(future)
+            except concurrent.futures.TimeoutError:
+                raise Overrun(self.settings.deadline) from None
+            except pebble.ProcessExpired:
+                raise Overrun(self.settings.deadline, died=True) from None
+        finally:
+            self._leave()
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.stop()
+            pool.join(timeout=10)

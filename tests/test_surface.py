@@ -1,0 +1,134 @@
+"""The public surface: ``canon.__all__`` is exactly what ``canon/__init__.py`` defines, no public
+name hides a submodule, and every public submodule imports as itself with an explicit
+``__all__``."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import importlib
+import importlib.util
+import pkgutil
+import re
+import types
+from pathlib import Path
+
+import pytest
+
+import canon
+
+_PUBLIC_DUNDERS = {"__version__"}
+
+
+def _public_modules() -> list[str]:
+    names = []
+    for info in pkgutil.walk_packages(canon.__path__, "canon."):
+        if any(part.startswith("_") for part in info.name.split(".")):
+            continue  # canon.__main__ and private modules
+        names.append(info.name)
+    return sorted(names)
+
+
+def _packages() -> list[str]:
+    return [
+        "canon",
+        *(m for m in _public_modules() if hasattr(importlib.import_module(m), "__path__")),
+    ]
+
+
+def _import(name: str) -> types.ModuleType:
+    if name == "canon.dedup.dask" and importlib.util.find_spec("distributed") is None:
+        pytest.skip("the Dask engine needs the dask extra (distributed is not installed)")
+    return importlib.import_module(name)
+
+
+def _isort_key(name: str) -> tuple[int, list[object]]:
+    """The order ruff's RUF022 keeps: CONSTANTS, then Classes, then the rest, each in natural
+    order (digits compared as numbers)."""
+    if name.isupper() and len(name) > 1:
+        kind = 0
+    elif name[:1].isupper():
+        kind = 1
+    else:
+        kind = 2
+    parts: list[object] = [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name) if p]
+    return kind, parts
+
+
+def _defined_in_init() -> set[str]:
+    """Names ``canon/__init__.py`` binds at its top level, by reading its source."""
+    tree = ast.parse(Path(canon.__file__).read_text("utf-8"))
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    names.discard("annotations")  # from __future__
+    return {n for n in names if not n.startswith("_") or n in _PUBLIC_DUNDERS}
+
+
+def test_all_is_sorted_and_has_no_repeats() -> None:
+    assert list(canon.__all__) == sorted(canon.__all__, key=_isort_key)
+    assert len(set(canon.__all__)) == len(canon.__all__)
+
+
+def test_all_is_exactly_what_the_package_defines() -> None:
+    assert set(canon.__all__) == _defined_in_init()
+
+
+def test_every_public_attribute_is_exported() -> None:
+    """What ``canon`` holds besides its submodules (bound as the package imports them)."""
+    public = {
+        name
+        for name, value in vars(canon).items()
+        if (not name.startswith("_") or name in _PUBLIC_DUNDERS)
+        and not isinstance(value, types.ModuleType)
+    }
+    assert public == set(canon.__all__)
+    for name in canon.__all__:
+        assert getattr(canon, name) is not None
+
+
+@pytest.mark.parametrize("package", _packages())
+def test_no_public_name_is_also_a_submodule(package: str) -> None:
+    module = _import(package)
+    submodules = {info.name for info in pkgutil.iter_modules(module.__path__)}
+    shadowing = sorted(
+        name
+        for name in getattr(module, "__all__", ())
+        if name in submodules and not isinstance(getattr(module, name), types.ModuleType)
+    )
+    assert shadowing == [], f"{package} exports names that hide its submodules: {shadowing}"
+
+
+def test_the_known_shadowing_cases_stay_fixed() -> None:
+    import canon.textstats as textstats
+    import canon.uniqueness as uniqueness
+
+    assert isinstance(textstats, types.ModuleType) and hasattr(textstats, "text_stats")
+    assert isinstance(uniqueness, types.ModuleType) and hasattr(uniqueness, "check")
+    assert callable(canon.check) and callable(canon.compare) and callable(canon.stats)
+
+
+@pytest.mark.parametrize("name", _public_modules())
+def test_each_public_submodule_imports_as_a_module(name: str) -> None:
+    module = _import(name)
+    assert isinstance(module, types.ModuleType) and module.__name__ == name
+    # reached by attributes from canon, it is the module itself, not a name that hides it
+    reached = functools.reduce(getattr, name.split(".")[1:], canon)
+    assert reached is module, f"canon.{'.'.join(name.split('.')[1:])} is {reached!r}"
+
+
+@pytest.mark.parametrize("name", ["canon", *_public_modules()])
+def test_each_public_module_has_an_explicit_all_of_existing_names(name: str) -> None:
+    module = _import(name)
+    assert "__all__" in vars(module), f"{name} has no __all__"
+    exported = module.__all__
+    assert isinstance(exported, (list, tuple)) and all(isinstance(n, str) for n in exported)
+    assert len(set(exported)) == len(exported), f"{name}.__all__ repeats a name"
+    missing = [n for n in exported if not hasattr(module, n)]
+    assert missing == [], f"{name}.__all__ names what it does not define: {missing}"

@@ -22,6 +22,7 @@ from .comparison import Comparison, Table, TooShort, compare, compare_table
 from .errors import (
     CanonError,
     EmptyText,
+    ExtractionError,
     FetchError,
     IndexFileError,
     InputError,
@@ -54,6 +55,7 @@ __all__ = [
     "Comparison",
     "Document",
     "EmptyText",
+    "ExtractionError",
     "FetchError",
     "FetchOptions",
     "Fold",

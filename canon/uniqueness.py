@@ -113,19 +113,14 @@ def _windows_in_quotes(
     """Which of the ``count`` windows hold a token inside a quotation: O((n + q) log q)."""
     if not quotes or not spans:
         return np.zeros(count, dtype=bool)
-    merged: list[list[int]] = []
-    for start, end in sorted(quotes):
-        if merged and start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
-    starts = np.array([q[0] for q in merged])
-    ends = np.array([q[1] for q in merged])
+    ordered = sorted(quotes)
+    starts = np.array([q[0] for q in ordered])
+    reach = np.maximum.accumulate(np.array([q[1] for q in ordered]))
     token = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
-    # The last quotation starting at or before each token: the token is inside when it ends
-    # there too.
+    # A token is inside some quotation when, of the quotations starting at or before it, the
+    # one reaching furthest ends at or after it.
     owner = np.searchsorted(starts, token[:, 0], side="right") - 1
-    inside = (owner >= 0) & (token[:, 1] <= ends[np.maximum(owner, 0)])
+    inside = (owner >= 0) & (token[:, 1] <= reach[np.maximum(owner, 0)])
     covered = np.concatenate(([0], np.cumsum(inside)))
     first = np.arange(count) * step
     return (covered[first + k] - covered[first]) > 0

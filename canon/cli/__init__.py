@@ -18,7 +18,7 @@ from ..errors import CanonError, ExtractionError, FetchError, OptionError
 __all__ = ["cli", "main", "message_of"]
 
 # Library option names whose command-line flag is spelled otherwise.
-_FLAGS = {"max_postings": "--max-postings", "num_perm": "--num-perm", "sample": "--sample"}
+_FLAGS = {"num_perm": "--num-perm"}
 # What to try, by the reason an error gives.
 _HINTS = {
     (FetchError, "private-address"): "pass --allow-private to fetch it",

@@ -2,3 +2,5 @@
 
 The only code of canon that imports pymorphy3 and NLTK.
 """
+
+__all__: list[str] = []

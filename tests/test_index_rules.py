@@ -80,7 +80,7 @@ def _add(db: str, folder: str, barrier, results) -> None:  # runs in a child pro
 
 @pytest.mark.parametrize("start", ["no file", "empty file", "tables only"])
 def test_concurrent_adds_on_a_new_index_all_succeed(tmp_path: Path, start: str) -> None:
-    writers, trials, per_writer = 4, 4, 3
+    writers, trials, per_writer = 4, 6, 3
     folders = []
     for w in range(writers):
         folder = tmp_path / f"w{w}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -63,7 +64,7 @@ def _explain(path: Path, kind: str, exc: sqlite3.Error) -> str:
     if kind == "corrupt":
         return f"is damaged ({detail}); build a new index from its sources"
     if kind == "busy":
-        return f"another process kept the index locked for over {BUSY_TIMEOUT:.0f} s; try again"
+        return "another process holds the index locked; try again when it is done"
     if kind == "unreadable" and Path(f"{path}-wal").exists():
         return (
             f"cannot open its write-ahead log {path}-wal here ({detail}); open the index once "
@@ -177,6 +178,20 @@ def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
     return db
 
 
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Switch to WAL mode (kept in the file).  The switch needs the file to itself and SQLite
+    does not wait for that, so when several writers open a new index at once, wait here."""
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if _kind(exc) != "busy" or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 def _tune(db: sqlite3.Connection, readonly: bool) -> None:
     # WAL: readers go on while a batch is written.  synchronous=NORMAL keeps every committed
     # batch through a crash or kill of the process (only a power cut can lose the last ones).
@@ -184,7 +199,7 @@ def _tune(db: sqlite3.Connection, readonly: bool) -> None:
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA trusted_schema = OFF")  # a crafted file's schema runs no functions
     if not readonly:
-        db.execute("PRAGMA journal_mode = WAL")
+        _use_wal(db)
         db.execute("PRAGMA synchronous = NORMAL")
     db.execute("PRAGMA cache_size = -262144")
 

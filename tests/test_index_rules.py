@@ -38,7 +38,7 @@ def test_other_rules_name_both_sides(tmp_path: Path) -> None:
         assert f"asks for raw ({RAW.fingerprint}, k=5, step=2, sample 1/2)" in str(info.value)
         with pytest.raises(canon.IndexFileError, match=f"asks for lemma \\({LEMMA.fingerprint}"):
             index.use_profiles([RAW, LEMMA], 4, 1, sample=2)
-        with pytest.raises(canon.OptionError, match="^sample must be a positive integer"):
+        with pytest.raises(canon.OptionError, match=r"^sample must be a positive integer"):
             index.use_profiles([RAW], 4, 1, sample=0)
         assert len(index.profiles()) == 1  # nothing was added by the refusals
 
@@ -57,7 +57,7 @@ def test_profile_of_checks_the_fingerprint(tmp_path: Path) -> None:
         (stored,) = index.use_profiles([LEMMA], 4, 1)
     assert profile_of(stored) == LEMMA
     forged = IndexedProfile(stored.id, "lemma", "0" * 16, 4, 1, stored.settings)
-    with pytest.raises(canon.IndexFileError, match="has fingerprint 0{16}, but") as info:
+    with pytest.raises(canon.IndexFileError, match=r"has fingerprint 0{16}, but") as info:
         profile_of(forged)
     assert info.value.reason == "rules"
     for settings in ("not json", '{"no_such_rule": 1}', "[1, 2]"):
@@ -98,8 +98,7 @@ def test_concurrent_adds_on_a_new_index_all_succeed(tmp_path: Path, start: str) 
             Index(db, create=True).close()
         barrier, results = context.Barrier(writers), context.Queue()
         children = [
-            context.Process(target=_add, args=(str(db), str(f), barrier, results))
-            for f in folders
+            context.Process(target=_add, args=(str(db), str(f), barrier, results)) for f in folders
         ]
         for child in children:
             child.start()

@@ -100,9 +100,13 @@ def _insert_document(db: sqlite3.Connection, doc: Prepared) -> int:
 def insert_batch(
     db: sqlite3.Connection, batch: Sequence[Prepared], profiles: Sequence[IndexedProfile]
 ) -> int:
-    """Store a batch, replacing documents of the same source; returns how many were stored."""
+    """Store a batch, replacing documents of the same source; returns how many were stored.
+
+    A source named twice in the batch is stored once, as its last version.
+    """
     by_fingerprint = {p.fingerprint: p for p in profiles}
-    batch = [_sampled(doc, by_fingerprint) for doc in batch]
+    last = {doc.source: doc for doc in batch}
+    batch = [_sampled(doc, by_fingerprint) for doc in last.values()]
     sketches = {
         p.fingerprint: _sketch([doc.shingles[p.fingerprint][1] for doc in batch], p)
         for p in profiles

@@ -53,12 +53,14 @@ def _kind(exc: sqlite3.Error) -> str:
     return "sqlite"
 
 
-def _explain(path: Path, kind: str, exc: sqlite3.Error) -> str:
+def _explain(path: Path, kind: str, exc: sqlite3.Error, writing: bool) -> str:
     detail = _first_line(exc)
     if kind == "disk-full":
         return "the disk is full; free some space, then run the command again"
-    if kind == "read-only":
+    if kind == "read-only" and writing:
         return "the index is read-only; check the file's permissions"
+    if kind == "read-only":
+        return f"SQLite could not write the files it keeps beside the index ({detail})"
     if kind == "not-an-index":
         return f"is not a canon index ({detail})"
     if kind == "corrupt":
@@ -76,7 +78,7 @@ def _explain(path: Path, kind: str, exc: sqlite3.Error) -> str:
 def read_error(path: Path, exc: sqlite3.Error) -> IndexFileError:
     """A SQLite error met while opening or reading ``path``, as one line."""
     kind = _kind(exc)
-    message = _explain(path, kind, exc)
+    message = _explain(path, kind, exc, writing=False)
     if kind not in ("not-an-index", "corrupt"):
         message = f"cannot read: {message}"
     return IndexFileError(f"{path}: {message}", path=path, reason=kind)
@@ -85,8 +87,10 @@ def read_error(path: Path, exc: sqlite3.Error) -> IndexFileError:
 def write_error(path: Path, exc: sqlite3.Error) -> IndexFileError:
     """A SQLite error met while writing ``path``; the transaction was rolled back."""
     kind = _kind(exc)
+    if kind in ("not-an-index", "corrupt"):
+        return read_error(path, exc)
     return IndexFileError(
-        f"{path}: cannot write: {_explain(path, kind, exc)} "
+        f"{path}: cannot write: {_explain(path, kind, exc, writing=True)} "
         "(documents already committed are intact)",
         path=path,
         reason=kind,

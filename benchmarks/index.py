@@ -7,7 +7,7 @@ For each step:
 - add: documents/s of ``canon.add_sources`` over the step's new documents, as ``canon index
   add`` runs it (profiles raw and lemma, k = 4, ``--workers`` processes, batches of 500);
 - SQLite alone: the time spent in ``Index.write_batch`` during that add (the class attribute is
-  wrapped with a timer), less its MinHash part (``canon.index.store._sketch``, wrapped too:
+  wrapped with a timer), less its MinHash part (``canon.index.writes._sketch``, wrapped too:
   NumPy work in the main process, not SQLite), as documents/s and posting rows/s (the workers
   run meanwhile);
 - preparation alone: documents/s of ``canon.index.prepare.prepare_all`` over the same items, reading
@@ -61,7 +61,7 @@ from itertools import count, pairwise
 from pathlib import Path
 
 import canon
-import canon.index.store
+import canon.index.writes
 from benchmarks._common import (
     argument_parser,
     clocked,
@@ -365,11 +365,11 @@ def add_step(
     index: Index, files: Sequence[Path], docs: int, profiles: Sequence[Profile], workers: int
 ) -> AddStep:
     """One step of the add: the same files prepared alone first, then added while
-    ``Index.write_batch`` and its MinHash part, ``canon.index.store._sketch``, are clocked."""
+    ``Index.write_batch`` and its MinHash part, ``canon.index.writes._sketch``, are clocked."""
     prepare_seconds = time_prepare(files, profiles, workers)
     with (
         clocked(Index, "write_batch", count=posting_rows) as write,
-        clocked(canon.index.store, "_sketch") as sketch,
+        clocked(canon.index.writes, "_sketch") as sketch,
     ):
         report = add_sources(
             index, [str(f) for f in files], profiles, k=K, workers=workers, batch=BATCH
@@ -640,7 +640,7 @@ def print_report(
     print(
         "\nprepare = a separate `prepare_all` run over the same items (reading, canonicalization,"
         "\nhashing; nothing written); SQLite = time in `Index.write_batch` during the add, less"
-        "\nMinHash = its time in `canon.index.store._sketch` (signatures, main process);"
+        "\nMinHash = its time in `canon.index.writes._sketch` (signatures, main process);"
         "\nlimited by: the slower of preparation and `write_batch`.\n"
     )
     print("## Index size (after each step)\n")

@@ -166,3 +166,28 @@ def test_sigkill_mid_add_loses_nothing_committed(tmp_path: Path) -> None:
     with Index(db, readonly=True) as index:
         draft = next(iter(docs.values()))
         assert canon.check(draft, index).profiles[0].uniqueness == 0.0
+
+
+def test_two_adds_on_a_new_index_at_once(tmp_path: Path) -> None:
+    """As a user would start them: two `canon index add` processes on one new file."""
+    folders = []
+    for name in ("a", "b"):
+        make_corpus(tmp_path / name, 5, seed=ord(name))
+        for path in (tmp_path / name).iterdir():
+            path.rename(path.with_name(f"{name}-{path.name}"))
+        folders.append(tmp_path / name)
+    for trial in range(3):
+        db = tmp_path / f"t{trial}.db"
+        adds = [
+            subprocess.Popen(
+                [sys.executable, "-m", "canon", "index", "add", str(db), str(f), "--workers", "1"],
+                stderr=subprocess.PIPE, text=True,
+            )
+            for f in folders
+        ]  # fmt: skip
+        outcomes = [(add.wait(timeout=300), add.stderr.read()) for add in adds]
+        for add in adds:
+            add.stderr.close()
+        assert [code for code, _ in outcomes] == [0, 0], outcomes
+        assert all("added 5, replaced 0" in err for _, err in outcomes), outcomes
+        assert _count(db) == 10

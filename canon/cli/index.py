@@ -25,7 +25,8 @@ from .options import (
 
 __all__ = ["index_group"]
 
-_DB = click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
+# A folder is refused by the index itself, in one line like any other file that is no index.
+_DB = click.argument("db", type=click.Path(path_type=Path))
 
 
 @cli.group("index")

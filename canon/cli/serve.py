@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..index.store import Index
 from . import cli
 
 __all__ = ["serve"]
@@ -15,7 +16,7 @@ __all__ = ["serve"]
 @click.option(
     "--index",
     "db",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Offer uniqueness checks against this index (opened read-only).",
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
@@ -52,6 +53,10 @@ def serve(
     """Serve the compare and check pages and the JSON API (FastAPI under uvicorn)."""
     from ..web import create_app
     from ..web.server import serve as run_server
+
+    if db is not None:  # a missing, foreign or damaged index: one line before the server starts
+        with Index(db, readonly=not allow_index_writes) as index:
+            index.stats()
 
     app = create_app(
         db,

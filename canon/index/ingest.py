@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..profile import Profile
 from ..sources.collection import Failure, Item, expand
 from ..sources.fetch import FetchOptions
 from .prepare import Skipped, prepare_all
-from .store import Index, Prepared
+from .rules import IndexedProfile
+from .store import Index
+from .writes import Prepared
 
 __all__ = ["AddReport", "Progress", "add_sources", "index_rules"]
 
@@ -74,6 +76,39 @@ def _unique_items(sources: Sequence[str], failures: list[Failure]) -> list[Item]
     return list(unique.values())
 
 
+@dataclass
+class _Writer:
+    """Prepared documents in, a batch a transaction out; counts what it took."""
+
+    index: Index
+    profiles: list[IndexedProfile]
+    known: dict[str, str]
+    batch: int
+    failures: list[Failure]
+    pending: list[Prepared] = field(default_factory=list)
+    added: int = 0
+    replaced: int = 0
+    skipped: int = 0
+
+    def take(self, result: Prepared | Failure | Skipped) -> None:
+        if isinstance(result, Failure):
+            self.failures.append(result)
+        elif isinstance(result, Skipped):
+            self.skipped += 1
+        else:
+            self.pending.append(result)
+            if len(self.pending) >= self.batch:
+                self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        self.index.write_batch(self.pending, self.profiles)
+        self.replaced += sum(1 for doc in self.pending if doc.source in self.known)
+        self.added += sum(1 for doc in self.pending if doc.source not in self.known)
+        self.pending.clear()
+
+
 def add_sources(
     index: Index,
     sources: Sequence[str],
@@ -93,24 +128,14 @@ def add_sources(
     Rules not given are the index's own (see :func:`index_rules`).  A failing source is
     reported and the others still go in; a crash loses at most the batch being written, and
     running the same command again finishes the rest.  ``on_progress`` is called after each
-    item.
+    item.  Several processes may add to one index at once, a new one too.
     """
     start = time.perf_counter()
     profiles, k, step, sample = index_rules(index, profiles, k, step, sample)
     indexed = index.use_profiles(profiles, k, step, sample)
-    known = index.content_hashes()
     failures: list[Failure] = []
     items = _unique_items(sources, failures)
-    added = replaced = skipped = 0
-    pending: list[Prepared] = []
-
-    def flush() -> None:
-        nonlocal added, replaced
-        index.write_batch(pending, indexed)
-        replaced += sum(1 for doc in pending if doc.source in known)
-        added += sum(1 for doc in pending if doc.source not in known)
-        pending.clear()
-
+    writer = _Writer(index, indexed, index.content_hashes(), batch, failures)
     results = prepare_all(
         items,
         profiles,
@@ -118,21 +143,14 @@ def add_sources(
         step=step,
         whole_page=whole_page,
         fetch_options=fetch_options,
-        known=known,
+        known=writer.known,
         workers=workers,
         sample=indexed[0].sample,
     )
     for done, result in enumerate(results, 1):
-        if isinstance(result, Failure):
-            failures.append(result)
-        elif isinstance(result, Skipped):
-            skipped += 1
-        else:
-            pending.append(result)
-            if len(pending) >= batch:
-                flush()
+        writer.take(result)
         if on_progress is not None:
             on_progress(Progress(done, len(items), time.perf_counter() - start))
-    if pending:
-        flush()
-    return AddReport(added, replaced, skipped, tuple(failures), time.perf_counter() - start)
+    writer.flush()
+    seconds = time.perf_counter() - start
+    return AddReport(writer.added, writer.replaced, writer.skipped, tuple(failures), seconds)

@@ -19,7 +19,7 @@ from ..sources.collection import Failure, Item
 from ..sources.documents import Document, read_source
 from ..sources.extract import extract_html
 from ..sources.fetch import FetchOptions
-from .store import Prepared
+from .writes import Prepared
 
 __all__ = ["Skipped", "prepare_all"]
 

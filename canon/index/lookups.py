@@ -1,0 +1,188 @@
+"""Questions to an index → answers from its tables: postings of hashes, LSH neighbours, listings.
+
+Every lookup is bounded by keys: a draft's shingles probe the inverted table one key at a time,
+never scanning it.  The functions take an open connection; :class:`~canon.index.store.Index`
+wraps them so that a SQLite error reaches the caller as an ``IndexFileError``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..lsh import band_keys
+from ..sketch import Signature
+from .rules import IndexedProfile, read_profiles
+from .schema import signed, unblob
+
+__all__ = [
+    "IndexStats",
+    "content_hashes",
+    "documents",
+    "postings",
+    "shingle_counts",
+    "shingle_sets",
+    "similar",
+    "sources",
+    "stats",
+]
+
+_CHUNK = 500  # ids per IN (...) query, under SQLite's limit on bound parameters
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    documents: int
+    profiles: tuple[tuple[IndexedProfile, int], ...]  # each profile and its posting rows
+    file_size: int
+
+    @property
+    def bytes_per_document(self) -> float:
+        return self.file_size / self.documents if self.documents else 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "documents": self.documents,
+            "file_size": self.file_size,
+            "bytes_per_document": round(self.bytes_per_document, 1),
+            "profiles": [
+                {"profile": p.name, "fingerprint": p.fingerprint, "k": p.k, "postings": rows}
+                for p, rows in self.profiles
+            ],
+        }
+
+
+def _chunks(ids: Iterable[int]) -> Iterator[list[int]]:
+    ids = list(ids)
+    for start in range(0, len(ids), _CHUNK):
+        yield ids[start : start + _CHUNK]
+
+
+def content_hashes(db: sqlite3.Connection) -> dict[str, str]:
+    return dict(db.execute("SELECT source, content_hash FROM documents"))
+
+
+def documents(db: sqlite3.Connection) -> Iterator[dict[str, object]]:
+    cursor = db.execute(
+        "SELECT id, source, title, added, content_hash, method, chars FROM documents ORDER BY id"
+    )
+    names = [c[0] for c in cursor.description]
+    for row in cursor:
+        yield dict(zip(names, row, strict=True))
+
+
+def sources(db: sqlite3.Connection, doc_ids: Iterable[int]) -> dict[int, tuple[str, str | None]]:
+    result: dict[int, tuple[str, str | None]] = {}
+    for chunk in _chunks(doc_ids):
+        marks = ",".join("?" * len(chunk))
+        rows = db.execute(f"SELECT id, source, title FROM documents WHERE id IN ({marks})", chunk)
+        result.update({row[0]: (row[1], row[2]) for row in rows})
+    return result
+
+
+def stats(db: sqlite3.Connection, path: Path) -> IndexStats:
+    count = db.execute("SELECT count(*) FROM documents").fetchone()[0]
+    rows = dict(
+        db.execute("SELECT profile_id, sum(shingles) FROM doc_profiles GROUP BY profile_id")
+    )
+    profiles = tuple((p, int(rows.get(p.id) or 0)) for p in read_profiles(db))
+    size = sum(f.stat().st_size for f in (path, Path(f"{path}-wal")) if f.exists())
+    return IndexStats(count, profiles, size)
+
+
+def _probe(db: sqlite3.Connection, hashes: np.ndarray) -> None:
+    db.execute("CREATE TEMP TABLE IF NOT EXISTS probe (hash INTEGER PRIMARY KEY)")
+    db.execute("DELETE FROM probe")
+    db.executemany("INSERT OR IGNORE INTO probe VALUES (?)", ((h,) for h in signed(hashes)))
+
+
+def _frequent(db: sqlite3.Connection, profile: IndexedProfile, common: int) -> set[int]:
+    """Probed hashes held by more than ``common`` documents, taken out of the probe."""
+    frequent = {
+        h
+        for (h,) in db.execute(
+            "SELECT hash FROM probe WHERE (SELECT count(*) FROM (SELECT 1 FROM postings p "
+            "WHERE p.profile_id = ? AND p.hash = probe.hash LIMIT ?)) > ?",
+            (profile.id, common + 1, common),
+        )
+    }
+    db.executemany("DELETE FROM probe WHERE hash = ?", ((h,) for h in frequent))
+    return frequent
+
+
+def postings(
+    db: sqlite3.Connection, profile: IndexedProfile, hashes: np.ndarray, common: int | None = None
+) -> tuple[list[tuple[int, int]], set[int]]:
+    """``(hash, doc_id)`` for every indexed document holding one of ``hashes``.
+
+    With ``common``, a hash held by more than ``common`` documents (a set phrase) is
+    returned apart, in the second value, instead of as that many rows.
+    """
+    _probe(db, hashes)
+    frequent = _frequent(db, profile, common) if common is not None else set()
+    rows = db.execute(
+        # CROSS JOIN keeps the probe outside: one key lookup per draft shingle, never a
+        # scan of the inverted table.
+        "SELECT p.hash, p.doc_id FROM probe CROSS JOIN postings p "
+        "ON p.profile_id = ? AND p.hash = probe.hash",
+        (profile.id,),
+    ).fetchall()
+    return rows, frequent
+
+
+def shingle_counts(
+    db: sqlite3.Connection, profile: IndexedProfile, doc_ids: Iterable[int]
+) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for chunk in _chunks(doc_ids):
+        marks = ",".join("?" * len(chunk))
+        counts.update(
+            db.execute(
+                f"SELECT doc_id, shingles FROM doc_profiles WHERE profile_id = ? "
+                f"AND doc_id IN ({marks})",
+                [profile.id, *chunk],
+            )
+        )
+    return counts
+
+
+def shingle_sets(
+    db: sqlite3.Connection, profile: IndexedProfile
+) -> Iterator[tuple[str, int, np.ndarray]]:
+    """``(source, chars, hashes)`` of every document, hashes as sorted uint64."""
+    cursor = db.execute(
+        "SELECT d.source, d.chars, p.hashes FROM documents d JOIN doc_profiles p "
+        "ON p.doc_id = d.id WHERE p.profile_id = ? ORDER BY d.id",
+        (profile.id,),
+    )
+    for source, chars, hashes in cursor:
+        yield source, chars, unblob(hashes)
+
+
+def similar(
+    db: sqlite3.Connection, profile: IndexedProfile, signature: Signature
+) -> list[tuple[int, Signature, np.ndarray]]:
+    """Documents sharing an LSH band with ``signature``: ``(doc_id, signature, hashes)``."""
+    keys = signed(band_keys(signature.values, profile.bands, profile.rows)[0])
+    found: set[int] = set()
+    for band, key in enumerate(keys):
+        found.update(
+            doc
+            for (doc,) in db.execute(
+                "SELECT doc_id FROM bands WHERE profile_id = ? AND band = ? AND key = ?",
+                (profile.id, band, key),
+            )
+        )
+    result = []
+    for doc in sorted(found):
+        row = db.execute(
+            "SELECT hashes, signature FROM doc_profiles WHERE doc_id = ? AND profile_id = ?",
+            (doc, profile.id),
+        ).fetchone()
+        if row is not None:  # a band row always has its document, unless the file was edited
+            result.append((doc, Signature.from_bytes(row[1]), unblob(row[0])))
+    return result

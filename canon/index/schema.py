@@ -1,0 +1,211 @@
+"""An SQLite file → a canon index: the tables, the marks of the format, creating and checking them.
+
+Layout (schema version 2; ``PRAGMA application_id`` marks a canon index):
+
+- ``profiles``: each profile the index was built with: name, fingerprint, settings, k, step.
+- ``documents``: source, title, added time, content hash, extraction method, length.
+- ``doc_profiles``: per document and profile, the canonical word and distinct-shingle counts,
+  and the document's sorted shingle hashes as one little-endian uint64 blob (for exact
+  Jaccard in dedup, and to remove a document's postings by key).
+- ``postings``: the inverted table ``(profile, hash, document)``; hashes are the stable 64-bit
+  shingle hashes stored as signed SQLite integers.
+- ``bands``: LSH band keys of each document's MinHash signature (kept in ``doc_profiles``),
+  so near-duplicates of a draft are found without a scan.
+
+Creating is one ``BEGIN IMMEDIATE`` transaction that looks again, under the write lock,
+whether another process created the tables first: two writers on a new file both succeed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import IndexFileError
+
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "TABLES",
+    "blob",
+    "check_schema",
+    "create_schema",
+    "is_blank",
+    "signed",
+    "unblob",
+]
+
+SCHEMA_VERSION = 2  # 2: signatures, LSH bands, hash blobs and sampling
+APPLICATION_ID = 0x63616E6E  # "cann"
+
+_DDL = """
+CREATE TABLE profiles (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    fingerprint TEXT NOT NULL UNIQUE,
+    settings TEXT NOT NULL,
+    k INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    num_perm INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    bands INTEGER NOT NULL,
+    rows INTEGER NOT NULL,
+    sample INTEGER NOT NULL
+);
+CREATE TABLE documents (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL UNIQUE,
+    title TEXT,
+    added TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    method TEXT NOT NULL,
+    chars INTEGER NOT NULL,
+    final_url TEXT
+);
+CREATE TABLE doc_profiles (
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    profile_id INTEGER NOT NULL REFERENCES profiles(id),
+    words INTEGER NOT NULL,
+    shingles INTEGER NOT NULL,
+    hashes BLOB NOT NULL,
+    signature BLOB NOT NULL,
+    PRIMARY KEY (doc_id, profile_id)
+) WITHOUT ROWID;
+CREATE TABLE postings (
+    profile_id INTEGER NOT NULL,
+    hash INTEGER NOT NULL,
+    doc_id INTEGER NOT NULL,
+    PRIMARY KEY (profile_id, hash, doc_id)
+) WITHOUT ROWID;
+CREATE TABLE bands (
+    profile_id INTEGER NOT NULL,
+    band INTEGER NOT NULL,
+    key INTEGER NOT NULL,
+    doc_id INTEGER NOT NULL,
+    PRIMARY KEY (profile_id, band, key, doc_id)
+) WITHOUT ROWID;
+"""
+
+TABLES = ("bands", "doc_profiles", "documents", "postings", "profiles")
+
+
+# ------------------------------------------------------------------ column values
+
+
+def signed(hashes: np.ndarray) -> list[int]:
+    """uint64 hashes as the signed 64-bit integers SQLite stores."""
+    return hashes.astype(np.uint64).view(np.int64).tolist()
+
+
+def blob(hashes: np.ndarray) -> bytes:
+    """A document's hashes as one sorted little-endian uint64 blob."""
+    return np.sort(hashes.astype(np.uint64)).astype("<u8").tobytes()
+
+
+def unblob(data: bytes) -> np.ndarray:
+    return np.frombuffer(data, dtype="<u8").astype(np.uint64)
+
+
+# ------------------------------------------------------------------ the file's marks
+
+
+def _marks(db: sqlite3.Connection) -> tuple[int, int]:
+    app = db.execute("PRAGMA application_id").fetchone()[0]
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    return int(app), int(version)
+
+
+def is_blank(db: sqlite3.Connection) -> bool:
+    """A database nothing was written to yet (a new or zero-length file)."""
+    empty = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+    return empty and _marks(db) == (0, 0)
+
+
+def create_schema(db: sqlite3.Connection) -> bool:
+    """Create the tables if the file is still blank under the write lock; True if this did.
+
+    A SQLite error propagates (the caller turns it into an :class:`IndexFileError`).
+    """
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        if not is_blank(db):  # another writer was first
+            db.execute("ROLLBACK")
+            return False
+        for statement in _DDL.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    return True
+
+
+def _refuse(path: Path, message: str, reason: str) -> IndexFileError:
+    return IndexFileError(f"{path}: {message}", path=path, reason=reason)
+
+
+def check_schema(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse a file that is not a canon index of this schema version, or lacks its tables."""
+    app, version = _marks(db)
+    if app == 0 and version == 0 and is_blank(db):
+        raise _refuse(path, "is not a canon index (an empty database)", "not-an-index")
+    if app != APPLICATION_ID:
+        raise _refuse(path, "is not a canon index (another kind of SQLite file)", "not-an-index")
+    if version > SCHEMA_VERSION:
+        raise _refuse(
+            path,
+            f"index schema version {version} is newer than this canon supports "
+            f"({SCHEMA_VERSION}); upgrade canon",
+            "schema",
+        )
+    if version < SCHEMA_VERSION:
+        raise _refuse(
+            path,
+            f"index schema version {version} was made by an older canon; "
+            "build a new index from the same sources with 'canon index add'",
+            "schema",
+        )
+    missing = _missing(db)
+    if missing:
+        raise _refuse(
+            path,
+            f"is damaged: it is marked as a canon index but lacks {missing}; "
+            "build a new index from its sources",
+            "corrupt",
+        )
+
+
+@cache
+def _columns() -> dict[str, frozenset[str]]:
+    """Each table's columns, as the DDL declares them."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(_DDL)
+        return {t: frozenset(r[1] for r in db.execute(f"PRAGMA table_info({t})")) for t in TABLES}
+    finally:
+        db.close()
+
+
+def _missing(db: sqlite3.Connection) -> str:
+    """The tables and columns of the schema that the file lacks, in words (``""``: none)."""
+    tables: list[str] = []
+    columns: list[str] = []
+    for table, declared in _columns().items():
+        found = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if not found:
+            tables.append(table)
+        else:
+            columns += [f"{table}.{c}" for c in sorted(declared - found)]
+    parts = [
+        f"the {noun}{'s' if len(names) > 1 else ''} {', '.join(names)}"
+        for noun, names in (("table", tables), ("column", columns))
+        if names
+    ]
+    return " and ".join(parts)

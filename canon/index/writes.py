@@ -1,0 +1,166 @@
+"""Prepared documents → rows of the index: documents, their hashes and signatures, postings, bands.
+
+Functions here run inside the caller's write transaction; they never commit.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+
+import numpy as np
+
+from ..lsh import band_keys
+from ..shingle import keep_sampled
+from ..sketch import Signature, signatures
+from .rules import IndexedProfile, read_profiles
+from .schema import blob, signed, unblob
+
+__all__ = ["Prepared", "delete_sources", "insert_batch"]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A document canonicalized for the index: per profile fingerprint, words and hashes."""
+
+    source: str
+    title: str | None
+    method: str
+    chars: int
+    content_hash: str
+    final_url: str | None
+    shingles: dict[str, tuple[int, np.ndarray]]
+
+
+@dataclass(frozen=True)
+class _Sketches:
+    """A batch's signatures under one profile and their LSH band keys (a row per document)."""
+
+    signatures: list[Signature]
+    keys: np.ndarray
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _sampled(doc: Prepared, profiles: dict[str, IndexedProfile]) -> Prepared:
+    if all(profiles[f].sample == 1 for f in doc.shingles):
+        return doc
+    kept = {
+        f: (words, keep_sampled(hashes, profiles[f].sample))
+        for f, (words, hashes) in doc.shingles.items()
+    }
+    return replace(doc, shingles=kept)
+
+
+def _sketch(docs: list[np.ndarray], profile: IndexedProfile) -> _Sketches:
+    """Signatures of a batch's documents and their LSH band keys, under the index's settings."""
+    sigs = signatures(docs, profile.num_perm, profile.seed)
+    keys = band_keys(np.stack([s.values for s in sigs]), profile.bands, profile.rows)
+    return _Sketches(sigs, keys)
+
+
+@dataclass
+class _Rows:
+    """Postings and band rows of a batch, gathered to be inserted sorted by key."""
+
+    postings: list[np.ndarray]
+    bands: list[tuple[int, int, int, int]]
+
+    def add(self, profile_id: int, doc_id: int, hashes: np.ndarray, keys: np.ndarray) -> None:
+        rows = np.empty((len(hashes), 3), dtype=np.int64)
+        rows[:, 0] = profile_id
+        rows[:, 1] = hashes.astype(np.uint64).view(np.int64)
+        rows[:, 2] = doc_id
+        self.postings.append(rows)
+        self.bands += [(profile_id, band, key, doc_id) for band, key in enumerate(signed(keys))]
+
+    def insert(self, db: sqlite3.Connection) -> None:
+        # Sorted by key, so each B-tree page is visited once per batch, not once per document.
+        if self.postings:
+            rows = np.concatenate(self.postings)
+            rows = rows[np.lexsort((rows[:, 2], rows[:, 1], rows[:, 0]))]
+            db.executemany("INSERT INTO postings VALUES (?,?,?)", rows.tolist())
+        db.executemany("INSERT INTO bands VALUES (?,?,?,?)", sorted(self.bands))
+
+
+def _insert_document(db: sqlite3.Connection, doc: Prepared) -> int:
+    cursor = db.execute(
+        "INSERT INTO documents (source, title, added, content_hash, method, chars, final_url) "
+        "VALUES (?,?,?,?,?,?,?)",
+        (doc.source, doc.title, _now(), doc.content_hash, doc.method, doc.chars, doc.final_url),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+def insert_batch(
+    db: sqlite3.Connection, batch: Sequence[Prepared], profiles: Sequence[IndexedProfile]
+) -> int:
+    """Store a batch, replacing documents of the same source; returns how many were stored.
+
+    A source named twice in the batch is stored once, as its last version.
+    """
+    by_fingerprint = {p.fingerprint: p for p in profiles}
+    last = {doc.source: doc for doc in batch}
+    batch = [_sampled(doc, by_fingerprint) for doc in last.values()]
+    sketches = {
+        p.fingerprint: _sketch([doc.shingles[p.fingerprint][1] for doc in batch], p)
+        for p in profiles
+        if batch and p.fingerprint in batch[0].shingles
+    }
+    rows = _Rows([], [])
+    for position, doc in enumerate(batch):
+        delete_sources(db, [doc.source])
+        doc_id = _insert_document(db, doc)
+        for fingerprint, (words, hashes) in doc.shingles.items():
+            profile_id = by_fingerprint[fingerprint].id
+            sketch = sketches[fingerprint]
+            signature = sketch.signatures[position].to_bytes()
+            db.execute(
+                "INSERT INTO doc_profiles VALUES (?,?,?,?,?,?)",
+                (doc_id, profile_id, words, len(hashes), blob(hashes), signature),
+            )
+            rows.add(profile_id, doc_id, hashes, sketch.keys[position])
+    rows.insert(db)
+    return len(batch)
+
+
+def _delete_document(
+    db: sqlite3.Connection, doc_id: int, profiles: dict[int, IndexedProfile]
+) -> None:
+    stored = db.execute(
+        "SELECT profile_id, hashes, signature FROM doc_profiles WHERE doc_id = ?", (doc_id,)
+    ).fetchall()
+    for profile_id, hashes, signature in stored:
+        db.executemany(
+            "DELETE FROM postings WHERE profile_id = ? AND hash = ? AND doc_id = ?",
+            ((profile_id, h, doc_id) for h in signed(unblob(hashes))),
+        )
+        profile = profiles[profile_id]
+        values = Signature.from_bytes(signature).values
+        keys = signed(band_keys(values, profile.bands, profile.rows)[0])
+        db.executemany(
+            "DELETE FROM bands WHERE profile_id = ? AND band = ? AND key = ? AND doc_id = ?",
+            ((profile_id, band, key, doc_id) for band, key in enumerate(keys)),
+        )
+    db.execute("DELETE FROM doc_profiles WHERE doc_id = ?", (doc_id,))
+    db.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+
+
+def delete_sources(db: sqlite3.Connection, sources: Iterable[str]) -> int:
+    """Remove the documents of ``sources`` with their postings and bands; how many there were."""
+    removed = 0
+    profiles: dict[int, IndexedProfile] | None = None
+    for source in sources:
+        row = db.execute("SELECT id FROM documents WHERE source = ?", (source,)).fetchone()
+        if row is None:
+            continue
+        if profiles is None:
+            profiles = {p.id: p for p in read_profiles(db)}
+        _delete_document(db, row[0], profiles)
+        removed += 1
+    return removed

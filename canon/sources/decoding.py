@@ -118,9 +118,14 @@ class _Brotli:
         if self._state.is_finished():
             return
         out = self._process(data)
-        while out:  # more output is waiting while the decoder takes no input
-            yield out
-            out = b"" if self._state.can_accept_more_data() else self._process(b"")
+        while True:  # while the decoder takes no input, more output is waiting
+            if out:
+                yield out
+            if self._state.can_accept_more_data() or self._state.is_finished():
+                return
+            out = self._process(b"")
+            if not out:
+                raise DecodingError("the brotli decoder neither takes input nor gives output")
 
     def finish(self) -> Iterator[bytes]:
         while not self._state.is_finished():

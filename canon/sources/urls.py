@@ -35,7 +35,9 @@ def _split_problem(text: str) -> str | None:
         parts = urlsplit(text)
         port = parts.port
     except ValueError as exc:
-        if "IPv6" in str(exc) or "address" in str(exc):
+        if "Invalid IPv6 URL" in str(exc):
+            return "the [ ] around its host do not match"
+        if "address" in str(exc):
             return "its host in [ ] is not a valid IPv6 address"
         if "Port" in str(exc):
             return "its port is not a number from 1 to 65535"

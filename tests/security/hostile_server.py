@@ -264,7 +264,7 @@ def serve(
     handler.hostile = hostile
     if cert:
         server.socket = _tls_context(cert, hostile).wrap_socket(server.socket, server_side=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield hostile

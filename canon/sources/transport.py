@@ -78,7 +78,7 @@ def _getaddrinfo(host: str, port: int, limit: float) -> list[_AddressInfo] | Non
     def lookup() -> None:
         try:
             answer.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
-        except (OSError, UnicodeError) as exc:
+        except Exception as exc:  # handed to the caller's thread
             answer.append(exc)
 
     worker = threading.Thread(target=lookup, name="canon-dns", daemon=True)
@@ -86,8 +86,10 @@ def _getaddrinfo(host: str, port: int, limit: float) -> list[_AddressInfo] | Non
     worker.join(limit)
     if not answer:
         return None
-    if isinstance(answer[0], Exception):
+    if isinstance(answer[0], OSError | UnicodeError):
         raise Refusal(f"cannot resolve host {host} (DNS lookup failed)", "dns") from answer[0]
+    if isinstance(answer[0], Exception):
+        raise answer[0]
     return list(answer[0])
 
 
@@ -225,7 +227,7 @@ class _Stream(httpcore.NetworkStream):
         except TimeoutError:
             self.close()
             raise _timed_out(by_deadline, httpcore.ConnectTimeout, "TLS timed out") from None
-        except OSError as exc:  # ssl.SSLError and certificate failures among them
+        except (OSError, ValueError) as exc:  # SSLError, certificate failures, bad names
             self.close()
             raise httpcore.ConnectError(str(exc)) from exc
         return _Stream(wrapped, self._deadline)

@@ -24,6 +24,7 @@ _HINTS = {
     (FetchError, "private-address"): "pass --allow-private to fetch it",
     (FetchError, "too-large"): "raise --max-bytes",
     (FetchError, "timeout"): "raise --timeout",
+    (FetchError, "deadline"): "raise --deadline",
     (ExtractionError, "no-main-text"): "try --whole-page to see all its text",
 }
 

@@ -104,14 +104,22 @@ def source_options(func: Callable[..., Any]) -> Callable[..., Any]:
             type=click.FloatRange(min=0.1),
             default=20.0,
             show_default=True,
-            help="Seconds to wait for a server to answer.",
+            help="Seconds to wait for each connect or read.",
+        ),
+        click.option(
+            "--deadline",
+            type=click.FloatRange(min=0.1),
+            default=30.0,
+            show_default=True,
+            metavar="SECONDS",
+            help="Seconds a whole fetch may take: connecting, reading, every redirect.",
         ),
         click.option(
             "--max-bytes",
             type=click.IntRange(min=1),
             default=10_000_000,
             show_default=True,
-            help="Refuse pages larger than this.",
+            help="Refuse pages larger than this many bytes (after decompression).",
         ),
         click.option(
             "--max-redirects",
@@ -130,6 +138,7 @@ def fetch_options(opts: dict[str, Any]) -> tuple[FetchOptions, bool]:
     options = FetchOptions(
         connect_timeout=min(10.0, timeout),
         read_timeout=timeout,
+        deadline=opts.pop("deadline"),
         max_bytes=opts.pop("max_bytes"),
         max_redirects=opts.pop("max_redirects"),
         allow_private=opts.pop("allow_private"),

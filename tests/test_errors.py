@@ -257,9 +257,12 @@ def _option_names() -> set[str]:
 def test_every_option_the_library_names_is_a_flag_of_the_cli() -> None:
     names = _option_names()
     assert {"threshold", "num_perm", "seed", "similar", "top", "stopwords"} <= names
-    for name in names - {"sources"}:
+    library_only = {"user_agent"}  # settings of the Python API that no command sets
+    for name in names - {"sources"} - library_only:
         flags = re.findall(r"--[a-z][\w-]*", message_of(OptionError(name, "is wrong")))
         assert flags and set(flags) <= CLI_FLAGS, name
+    for name in library_only & names:
+        assert message_of(OptionError(name, "is wrong")) == f"{name} is wrong"  # no flag made up
     # SOURCES is an argument, not an option: the command checks it before the library would
     result = CliRunner().invoke(cli, ["dedup"])
     assert result.exit_code == 2 and "--sources" not in result.output
@@ -282,7 +285,7 @@ def test_no_library_message_here_names_a_flag() -> None:
         (TextTooShort(1, 4, "draft"), None, "draft", 400),
         (TextTooShort(1, 4, "a.txt"), "upload", "upload", 400),  # a source: the given field
         (EmptyText("draft"), None, "draft", 400),
-        (IndexFileError("c.db: corrupt", reason="corrupt"), "index", None, 500),
+        (IndexFileError("c.db: corrupt", reason="corrupt"), "index", None, 503),
         (InputError("upload: binary", reason="binary"), "upload", "upload", 400),
         (FetchError("https://e.org/", "no such host", reason="dns"), "first", "first", 400),
         (ExtractionError("p: no main text", reason="no-main-text"), "second", "second", 400),
@@ -294,7 +297,11 @@ def test_field_error_names_the_field(
     request_error = field_error(error, given)
     assert isinstance(request_error, FieldError)
     assert (request_error.field, request_error.status) == (field, status)
-    assert request_error.message == error.message
+    source = getattr(error, "source", None)
+    if source and field:  # a source the request named is not echoed: its field stands for it
+        assert request_error.message == error.message.replace(source, field, 1)
+    else:
+        assert request_error.message == error.message
     assert "--" not in request_error.message
 
 

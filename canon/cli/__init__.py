@@ -17,8 +17,13 @@ from ..errors import CanonError, ExtractionError, FetchError, OptionError
 
 __all__ = ["cli", "main", "message_of"]
 
-# Library option names whose command-line flag is spelled otherwise.
-_FLAGS = {"num_perm": "--num-perm"}
+# Library option names whose command-line flag is spelled otherwise (None: a setting of the
+# Python API only, named as the library names it).
+_FLAGS: dict[str, str | None] = {
+    "connect_timeout": "--timeout",
+    "read_timeout": "--timeout",
+    "user_agent": None,
+}
 # What to try, by the reason an error gives.
 _HINTS = {
     (FetchError, "private-address"): "pass --allow-private to fetch it",
@@ -35,7 +40,7 @@ def message_of(exc: CanonError) -> str:
         return exc.message  # a ProfileError's own sentence
     if isinstance(exc, OptionError):
         flag = _FLAGS.get(exc.option, "--" + exc.option.replace("_", "-"))
-        return f"{flag} {exc.problem}"
+        return exc.message if flag is None else f"{flag} {exc.problem}"
     for (kind, reason), hint in _HINTS.items():
         if isinstance(exc, kind) and exc.reason == reason:
             return f"{exc.message}; {hint}"

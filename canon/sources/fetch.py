@@ -26,8 +26,6 @@ from typing import Any
 from ..errors import FetchError, OptionError
 from .decoding import DecodingError, accepted, decoder_for
 from .pagecache import Page, PageCache
-from .transport import Deadline, DeadlinePassed, PinnedBackend, Refusal
-from .urls import follow, parse_url
 
 __all__ = ["FetchOptions", "Page", "PageCache", "fetch", "is_url"]
 
@@ -170,9 +168,12 @@ def _request_headers(target: Any, options: FetchOptions) -> list[tuple[bytes, by
     ]
 
 
-def _get(url: str, options: FetchOptions, deadline: Deadline) -> Page:
+def _get(url: str, options: FetchOptions, deadline: Any) -> Page:
     import httpcore
     import httpx
+
+    from .transport import PinnedBackend
+    from .urls import parse_url
 
     target = parse_url(url)
     backend = PinnedBackend(deadline, options.allow_private)
@@ -203,6 +204,8 @@ def _get(url: str, options: FetchOptions, deadline: Deadline) -> Page:
 
 
 def _next_hop(url: str, current: Any, headers: Any, visited: list[str]) -> Any:
+    from .urls import follow
+
     location = headers.get("location")
     if not location:
         raise FetchError(url, "redirect without a Location header", reason="redirect")
@@ -225,7 +228,11 @@ def fetch(url: str, options: FetchOptions | None = None) -> Page:
 
 
 def _fetch(url: str, options: FetchOptions) -> Page:
+    # The network stack (httpx loads click and rich for its own command line) is imported on
+    # first fetch, so that reading files and rendering reports never load it.
     import httpcore
+
+    from .transport import Deadline, DeadlinePassed, Refusal
 
     try:
         return _get(url, options, Deadline(options.deadline))

@@ -11,14 +11,23 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from .. import __version__
-from .handlers import field_error_handler, http_error_handler, internal_error_handler
+from ..index.store import Index
+from .docs import install_docs
+from .handlers import (
+    field_error_handler,
+    http_error_handler,
+    internal_error_handler,
+    validation_error_handler,
+)
 from .middleware import BodyLimit
 from .routes import api, pages
-from .service import FieldError, index_stats
+from .security import SecurityHeaders
+from .service import FieldError
 from .settings import ServerSettings
 
 __all__ = ["create_app"]
@@ -33,6 +42,9 @@ def create_app(
     allow_index_writes: bool = False,
     max_body: int = 2_000_000,
     max_text: int = 200_000,
+    workers: int = 2,
+    deadline: float = 30.0,
+    queue: int = 64,
 ) -> FastAPI:
     """The web app; ``index`` (an index file) enables checking a draft against it.
 
@@ -44,16 +56,25 @@ def create_app(
         allow_index_writes=allow_index_writes,
         max_body=max_body,
         max_text=max_text,
+        workers=workers,
+        deadline=deadline,
+        queue=queue,
     )
     if settings.index is not None:
-        index_stats(settings.index)  # fail at start on a missing or foreign file
-    app = FastAPI(title="canon", version=__version__, description=__doc__)
+        with Index(settings.index, readonly=True) as opened:  # IndexFileError at start
+            opened.stats()
+    app = FastAPI(
+        title="canon", version=__version__, description=__doc__, docs_url=None, redoc_url=None
+    )
     app.state.settings = settings
     app.add_middleware(BodyLimit, max_body=settings.max_body)
+    app.add_middleware(SecurityHeaders)
     app.add_exception_handler(FieldError, field_error_handler)
+    app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(HTTPException, http_error_handler)
     app.add_exception_handler(Exception, internal_error_handler)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    install_docs(app)
     app.include_router(api.router)
     app.include_router(pages.router)
     if settings.index is not None:

@@ -37,7 +37,9 @@ def install_docs(app: FastAPI) -> None:
     app.mount(ASSETS, StaticFiles(directory=str(swagger_ui_bundle.swagger_ui_path)), name="docs")
     router = APIRouter()
 
-    @router.get("/docs", include_in_schema=False, response_class=HTMLResponse)
+    @router.get(
+        "/docs", include_in_schema=False, response_class=HTMLResponse, name="swagger_ui_html"
+    )
     def docs() -> HTMLResponse:
         return HTMLResponse(_page(f"{app.title}: API"))
 

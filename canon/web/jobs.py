@@ -14,8 +14,7 @@ from typing import Any
 
 from ..report.model import CheckView, CompareView, check_view, compare_view
 from ..sources.documents import Document
-from ..sources.fetch import is_url
-from .service import FieldError, check_draft, compare_docs, read_text, read_upload
+from .service import FieldError, check_draft, compare_docs, read_text, read_upload, url_of
 from .settings import ServerSettings
 
 __all__ = [
@@ -44,16 +43,22 @@ class FormSide:
 
 
 def _reading(settings: ServerSettings) -> dict[str, Any]:
-    return {"allow_private": settings.allow_private, "max_text": settings.max_text}
+    return {
+        "allow_private": settings.allow_private,
+        "max_text": settings.max_text,
+        "max_bytes": settings.max_body,
+        "deadline": settings.fetch_deadline,
+    }
 
 
 def _document(side: FormSide, settings: ServerSettings) -> Document:
     if side.upload_name:
         return read_upload(side.upload_name, side.upload, side.field, max_text=settings.max_text)
     if side.url.strip():
-        url = side.url.strip()
-        if not is_url(url):
-            raise FieldError(f"{side.field}: {url} is not an http(s) URL", side.field)
+        url = url_of(side.url)
+        if url is None:
+            message = f"{side.field}: the URL field needs one http(s) URL"
+            raise FieldError(message, side.field)
         return read_text(url, side.field, **_reading(settings))
     return read_text(side.text, side.field, **_reading(settings))
 

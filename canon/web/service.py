@@ -23,6 +23,7 @@ __all__ = [
     "index_stats",
     "read_text",
     "read_upload",
+    "url_of",
 ]
 
 UPLOAD_SUFFIXES = (".txt", ".html", ".htm", ".docx")
@@ -58,8 +59,21 @@ def field_error(exc: CanonError, field: str | None) -> FieldError:
     elif isinstance(exc, TextTooShort):
         field = exc.side if exc.side in ("first", "second", "draft") else field
     elif isinstance(exc, IndexFileError):
-        field, status = None, 500
-    return FieldError(exc.message, field, status)
+        field, status = None, 503  # the server's own index: nothing the request can change
+    message = exc.message
+    source = getattr(exc, "source", None)
+    if source and field and message.startswith(f"{source}:"):
+        message = f"{field}:{message[len(source) + 1 :]}"  # named by its field, not echoed
+    return FieldError(message, field, status)
+
+
+def url_of(value: str) -> str | None:
+    """``value`` as a URL when it is one as a whole (a text that merely starts with one is
+    a text)."""
+    candidate = value.strip()
+    if is_url(candidate) and not any(ch.isspace() for ch in candidate):
+        return candidate
+    return None
 
 
 def _capped(doc: Document, field: str, max_text: int) -> Document:
@@ -72,12 +86,23 @@ def _capped(doc: Document, field: str, max_text: int) -> Document:
     return doc
 
 
-def read_text(value: str, field: str, *, allow_private: bool, max_text: int) -> Document:
-    """A pasted text, or the main text of an http(s) URL, as a Document."""
-    if not is_url(value.strip()):
+def read_text(
+    value: str,
+    field: str,
+    *,
+    allow_private: bool,
+    max_text: int,
+    max_bytes: int = 2_000_000,
+    deadline: float = 30.0,
+) -> Document:
+    """A pasted text, or the main text of an http(s) URL, as a Document.  A page is fetched
+    under the server's caps: ``max_bytes`` (its request-body limit) and ``deadline``."""
+    url = url_of(value)
+    if url is None:
         return _capped(Document(field, value), field, max_text)
+    options = FetchOptions(allow_private=allow_private, max_bytes=max_bytes, deadline=deadline)
     try:
-        doc = read_source(value.strip(), fetch_options=FetchOptions(allow_private=allow_private))
+        doc = read_source(url, fetch_options=options)
     except CanonError as exc:
         raise field_error(exc, field) from exc
     return _capped(doc, field, max_text)

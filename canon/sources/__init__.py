@@ -2,5 +2,6 @@
 
 from .documents import Document, read_source
 from .fetch import FetchOptions, Page, fetch, is_url
+from .limits import ReadLimits
 
-__all__ = ["Document", "FetchOptions", "Page", "fetch", "is_url", "read_source"]
+__all__ = ["Document", "FetchOptions", "Page", "ReadLimits", "fetch", "is_url", "read_source"]

@@ -2,9 +2,10 @@
 
 A source past a limit is refused with an :class:`~canon.errors.InputError` (``reason``
 ``too-large``, ``bomb`` or ``too-complex``), never truncated: a cut text would give a wrong
-answer that looks right.  The defaults are generous for real documents (the largest of 234
-real article pages measured has 2,727 elements, 6,902 attributes and at most 64 attributes
-on one element) and keep the worst accepted input to seconds and a few hundred megabytes.
+answer that looks right.  The defaults are generous for real documents (of 236 real article
+pages, the largest has about 2,700 elements and 6,900 attributes, and no element has more
+than 64) and keep the worst accepted input to seconds and a few hundred megabytes (a page of
+48,000 elements: about 8 s and 250 MB in trafilatura).
 """
 
 from __future__ import annotations

@@ -163,7 +163,7 @@ def test_exclude_by_source_domain_and_regex(tmp_path: Path) -> None:
     assert len(everything) == 4
     assert sources("client.ru") == {"https://rival.ru/tea", "draft-7"}
     assert sources("https://rival.ru/tea") == everything - {"https://rival.ru/tea"}
-    assert sources(r"^draft-\d+$", "rival.ru") == {
+    assert sources(r"re:^draft-\d+$", "rival.ru") == {
         "https://www.client.ru/tea",
         "https://blog.client.ru/tea",
     }
@@ -171,7 +171,7 @@ def test_exclude_by_source_domain_and_regex(tmp_path: Path) -> None:
         result = canon.check(text, index, exclude=["client.ru", "rival.ru", "draft-7"])
         assert result.profiles[0].uniqueness == 1.0
         with pytest.raises(canon.OptionError, match="not a valid regular expression") as info:
-            canon.check(text, index, exclude=["("])
+            canon.check(text, index, exclude=["re:("])
         assert info.value.option == "exclude"
 
 

@@ -188,10 +188,10 @@ def test_api_check_against_an_index(indexed: TestClient, db: Path, texts: tuple[
 
 
 def test_api_check_exclude_and_errors(indexed: TestClient, texts: tuple[str, str]) -> None:
-    answer = indexed.post("/api/check", json={"draft": texts[1], "exclude": [r"original\.txt$"]})
+    answer = indexed.post("/api/check", json={"draft": texts[1], "exclude": [r"re:original\.txt$"]})
     assert answer.status_code == 200
     assert all(not p["sources"] for p in answer.json()["profiles"])
-    answer = indexed.post("/api/check", json={"draft": texts[1], "exclude": ["("]})
+    answer = indexed.post("/api/check", json={"draft": texts[1], "exclude": ["re:("]})
     assert answer.status_code == 400
     assert answer.json()["field"] == "exclude"
     answer = indexed.post("/api/check", json={"draft": texts[1], "similar": 2})

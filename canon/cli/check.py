@@ -38,8 +38,10 @@ __all__ = ["check_command"]
 @click.option(
     "--exclude",
     multiple=True,
-    metavar="SOURCE|DOMAIN|REGEX",
-    help="Ignore matching indexed sources (e.g. the copywriter's own site).",
+    metavar="SOURCE|DOMAIN|re:PATTERN",
+    help="Ignore indexed sources (e.g. the copywriter's own site): a source's exact name, a "
+    "domain with its subdomains (never a substring), or re:PATTERN, an RE2 regular expression "
+    "searched in the name. Repeatable, at most 1,000.",
 )
 @click.option("--skip-quotes", is_flag=True, help="Leave text in quotation marks out of the count.")
 @click.option(

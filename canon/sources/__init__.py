@@ -2,5 +2,6 @@
 
 from .documents import Document, read_source
 from .fetch import FetchOptions, Page, is_url
+from .limits import ReadLimits
 
-__all__ = ["Document", "FetchOptions", "Page", "is_url", "read_source"]
+__all__ = ["Document", "FetchOptions", "Page", "ReadLimits", "is_url", "read_source"]

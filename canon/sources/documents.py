@@ -3,12 +3,12 @@
 Sources: ``http(s)://`` URLs (fetched, main text extracted), ``.html``/``.htm`` files (main
 text), ``.docx`` files (paragraphs and tables), any other file as text (``.txt``, ``.md``;
 UTF-8 or a legacy Cyrillic encoding), and ``-`` for standard input (HTML recognised).
+Every source is bounded by :class:`ReadLimits` before it is parsed.
 """
 
 from __future__ import annotations
 
 import sys
-import zipfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
@@ -17,6 +17,8 @@ from ..errors import ExtractionError, InputError
 from ..records import record_dict
 from .extract import decode, decode_html, extract_html
 from .fetch import FetchOptions, fetch, is_url
+from .limits import ReadLimits
+from .word import docx_text
 
 __all__ = ["Document", "read_source"]
 
@@ -56,57 +58,47 @@ def _looks_like_html(data: bytes) -> bool:
     return head.startswith((b"<!doctype html", b"<html")) or b"<body" in head
 
 
-def _from_html(data: bytes, source: str, charset: str | None, whole_page: bool) -> Document:
+def _from_html(
+    data: bytes, source: str, charset: str | None, whole_page: bool, limits: ReadLimits
+) -> Document:
     html, encoding = decode_html(data, source, charset)
-    page = extract_html(html, source, whole_page=whole_page)
+    page = extract_html(html, source, whole_page=whole_page, limits=limits)
     return Document(source, page.text, page.title, page.method, encoding, page.language)
 
 
-def _from_url(url: str, whole_page: bool, options: FetchOptions | None) -> Document:
+def _from_url(
+    url: str, whole_page: bool, options: FetchOptions | None, limits: ReadLimits
+) -> Document:
     page = fetch(url, options)
     if page.media_type == "text/plain" or (not page.media_type and not _looks_like_html(page.body)):
         text, encoding = decode(page.body, url, page.charset)
         doc = Document(url, text, encoding=encoding)
     else:
-        doc = _from_html(page.body, url, page.charset, whole_page)
+        doc = _from_html(page.body, url, page.charset, whole_page, limits)
     return replace(doc, final_url=page.final_url, fetched=page.date, cached=page.from_cache)
 
 
-def _from_docx(path: Path, source: str) -> Document:
-    import docx
-    from docx.opc.exceptions import PackageNotFoundError
-
-    try:
-        document = docx.Document(str(path))
-    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as exc:
-        raise ExtractionError(
-            f"{source}: not a valid .docx file (not a Word zip archive)",
-            source=source,
-            reason="not-docx",
-        ) from exc
-    paragraphs = [p.text for p in document.paragraphs]
-    for table in document.tables:
-        for row in table.rows:
-            paragraphs.extend(cell.text for cell in row.cells)
-    text = "\n".join(p for p in paragraphs if p.strip())
+def _from_docx(path: Path, source: str, limits: ReadLimits) -> Document:
+    text, title = docx_text(path, source, limits)
     if not text.strip():
         raise ExtractionError(
             f"{source}: the document has no text", source=source, reason="no-text"
         )
-    title = document.core_properties.title or None
     return Document(source, text, title, "docx", None)
 
 
-def _read_bytes(source: str, stdin: BinaryIO | None) -> bytes:
-    if source == "-":
-        return (stdin or sys.stdin.buffer).read()
+def _too_large(source: str, message: str) -> InputError:
+    return InputError(f"{source}: {message}", source=source, reason="too-large")
+
+
+def _open(source: str) -> BinaryIO:
     path = Path(source)
     if path.is_dir():
         raise InputError(
             f"{source}: is a directory; give a file", source=source, reason="directory"
         )
     try:
-        return path.read_bytes()
+        return path.open("rb")
     except FileNotFoundError:
         raise InputError(f"{source}: no such file", source=source, reason="missing") from None
     except OSError as exc:
@@ -115,27 +107,56 @@ def _read_bytes(source: str, stdin: BinaryIO | None) -> bytes:
         ) from None
 
 
+def _read_bytes(source: str, stdin: BinaryIO | None, limit: int) -> bytes:
+    """The bytes of a file or of stdin, refused past ``limit`` (never more is read)."""
+    label = "<stdin>" if source == "-" else source
+    stream = (stdin or sys.stdin.buffer) if source == "-" else _open(source)
+    try:
+        data = stream.read(limit + 1)
+    except OSError as exc:
+        raise InputError(
+            f"{label}: cannot read ({exc.strerror or exc})", source=label, reason="unreadable"
+        ) from None
+    finally:
+        if source != "-":
+            stream.close()
+    if len(data) > limit:
+        raise _too_large(label, f"more than {limit:,} bytes, the limit (max_bytes)")
+    return data
+
+
+def _capped(doc: Document, limit: int) -> Document:
+    if doc.chars > limit:
+        raise _too_large(
+            doc.source, f"the text has {doc.chars:,} characters, more than {limit:,} (max_text)"
+        )
+    return doc
+
+
 def read_source(
     source: str,
     *,
     whole_page: bool = False,
     fetch_options: FetchOptions | None = None,
     stdin: BinaryIO | None = None,
+    limits: ReadLimits | None = None,
 ) -> Document:
     """Read a URL, a file or ``-`` (stdin) into a Document.
 
     ``whole_page`` takes all visible text of an HTML page instead of its main text, to show
-    how much a site's template adds.
+    how much a site's template adds.  ``limits`` bound what one source may hold (the defaults
+    of :class:`ReadLimits`); a URL's body is bounded by ``fetch_options.max_bytes`` too.
     """
+    limits = limits or ReadLimits()
     if is_url(source):
-        return _from_url(source, whole_page, fetch_options)
+        return _capped(_from_url(source, whole_page, fetch_options, limits), limits.max_text)
     suffix = Path(source).suffix.lower()
     if suffix == ".docx" and source != "-":
-        _read_bytes(source, stdin)  # the same errors as any file: missing, directory...
-        return _from_docx(Path(source), source)
+        _open(source).close()  # the same errors as any file: missing, directory...
+        return _capped(_from_docx(Path(source), source, limits), limits.max_text)
     label = "<stdin>" if source == "-" else source
-    data = _read_bytes(source, stdin)
+    data = _read_bytes(source, stdin, limits.max_bytes)
     if suffix in HTML_SUFFIXES or (source == "-" and _looks_like_html(data)):
-        return _from_html(data, label, None, whole_page)
+        return _capped(_from_html(data, label, None, whole_page, limits), limits.max_text)
     text, encoding = decode(data, label)
-    return Document(label, text, encoding=encoding)
+    return _capped(Document(label, text, encoding=encoding), limits.max_text)

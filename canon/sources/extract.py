@@ -5,6 +5,12 @@ header, then a ``<meta>`` charset, then UTF-8, then detection among the Cyrillic
 encodings (windows-1251, KOI8-R, cp866, MacCyrillic, ISO-8859-5) by charset_normalizer.  A
 declared Latin-1 or ASCII charset is a server default more often than a fact on Russian sites,
 so it is not trusted.  This is the only module that imports trafilatura.
+
+A page is measured before any parser sees it (:func:`check_html`, one linear scan): its size,
+its elements and attributes, and the attributes of its busiest element.  libxml2 compares
+each attribute of an element with every earlier one, so a single ``<p>`` with 150,000
+attributes (1.7 MB) kept trafilatura busy for over a minute; such a page is refused in
+milliseconds instead.
 """
 
 from __future__ import annotations
@@ -12,10 +18,12 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass
+from itertools import islice
 
 from ..errors import ExtractionError, InputError
+from .limits import ReadLimits
 
-__all__ = ["Extracted", "decode", "decode_html", "extract_html"]
+__all__ = ["Extracted", "check_html", "decode", "decode_html", "extract_html"]
 
 _LEGACY_CYRILLIC = ["cp1251", "koi8_r", "cp866", "mac_cyrillic", "iso8859_5"]
 _BOMS = (
@@ -25,6 +33,18 @@ _BOMS = (
 )
 _UNTRUSTED = frozenset({"iso-8859-1", "latin-1", "windows-1252", "cp1252", "ascii", "us-ascii"})
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-z0-9_\-:.]+)""", re.IGNORECASE)
+# Markup as a parser meets it: comments and script or style bodies (never tags, however many
+# "<" they hold), and start tags up to their ">".  An unclosed comment or body runs to the end
+# of the page, as in a browser, so the scan reads every character a bounded number of times.
+_MARKUP = re.compile(
+    r"<!--(?:.*?-->|.*)"
+    r"|(?P<script><script\b[^>]*)>(?:.*?</script\s*>|.*)"
+    r"|(?P<style><style\b[^>]*)>(?:.*?</style\s*>|.*)"
+    r"|(?P<tag><[A-Za-z][^>]*)",
+    re.DOTALL | re.IGNORECASE,
+)
+_QUOTED = re.compile(r""""[^"]*"|'[^']*'""")
+_ATTRIBUTE = re.compile(r"[^\s=/>]+(?:\s*=\s*[^\s>]*)?")  # the tag's name is the first
 
 
 def _codec(name: str | None) -> str | None:
@@ -121,9 +141,49 @@ def _visible_text(html: str) -> tuple[str, str | None]:
     return " ".join(" ".join(tree.itertext()).split()), title
 
 
-def extract_html(html: str, source: str, *, whole_page: bool = False) -> Extracted:
-    """The main text of a page (trafilatura), or all its visible text with ``whole_page``."""
+def _too_complex(source: str, what: str) -> ExtractionError:
+    return ExtractionError(
+        f"{source}: the page is too complex to extract ({what})",
+        source=source,
+        reason="too-complex",
+    )
+
+
+def check_html(html: str, source: str, limits: ReadLimits | None = None) -> None:
+    """Refuse a page past ``limits`` (size, elements, attributes) before it is parsed."""
+    limits = limits or ReadLimits()
+    if len(html) > limits.max_bytes:
+        raise ExtractionError(
+            f"{source}: the page has {len(html):,} characters, more than {limits.max_bytes:,}",
+            source=source,
+            reason="too-large",
+        )
+    elements = attributes = 0
+    for markup in _MARKUP.finditer(html):
+        tag = markup.group("tag") or markup.group("script") or markup.group("style")
+        if tag is None:
+            continue  # a comment
+        elements += 1
+        if elements > limits.max_elements:
+            raise _too_complex(source, f"more than {limits.max_elements:,} elements")
+        names = _ATTRIBUTE.finditer(_QUOTED.sub("v", tag))  # a value, read as one word
+        own = sum(1 for _ in islice(names, limits.max_element_attributes + 2)) - 1
+        if own > limits.max_element_attributes:
+            limit = limits.max_element_attributes
+            raise _too_complex(source, f"an element with more than {limit:,} attributes")
+        attributes += own
+        if attributes > limits.max_attributes:
+            raise _too_complex(source, f"more than {limits.max_attributes:,} attributes")
+
+
+def extract_html(
+    html: str, source: str, *, whole_page: bool = False, limits: ReadLimits | None = None
+) -> Extracted:
+    """The main text of a page (trafilatura), or all its visible text with ``whole_page``;
+    the page is first checked against ``limits`` (:func:`check_html`)."""
     import trafilatura
+
+    check_html(html, source, limits)
 
     if whole_page:
         text, title = _visible_text(html)

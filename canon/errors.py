@@ -90,9 +90,9 @@ class InputError(CanonError):
 class FetchError(InputError):
     """A URL cannot be fetched: DNS, connection, deadline, HTTP status, size, content type.
 
-    ``reason`` is one of ``not-http``, ``dns``, ``private-address``, ``connect``, ``timeout``,
-    ``deadline``, ``status``, ``too-large``, ``content-type``, ``redirect``, ``decoding``,
-    ``cache``, ``http``.
+    ``reason`` is one of ``not-http``, ``bad-url``, ``dns``, ``private-address``, ``connect``,
+    ``timeout``, ``deadline``, ``status``, ``too-large``, ``content-type``, ``redirect``,
+    ``decoding``, ``http``.
     """
 
     def __init__(self, url: str, message: str, *, reason: str) -> None:
@@ -101,7 +101,8 @@ class FetchError(InputError):
 
 
 class ExtractionError(InputError):
-    """A page or document holds no text canon can use (``reason``: ``no-main-text``, …)."""
+    """A page or document canon will not or cannot use (``reason``: ``no-main-text``,
+    ``no-text``, ``not-docx``, ``bad-xml``, ``bomb``, ``too-large``, ``too-complex``)."""
 
 
 class OptionError(CanonError, ValueError):
@@ -160,7 +161,7 @@ class IndexFileError(CanonError):
     """An index file cannot be used: not an index, a newer schema, other rules, no room.
 
     ``reason``: ``missing``, ``not-an-index``, ``schema``, ``rules``, ``empty``, ``read-only``,
-    ``disk-full``, ``corrupt``, ``sqlite``.
+    ``disk-full``, ``corrupt``, ``busy``, ``unreadable``, ``sqlite``.
     """
 
     def __init__(self, message: str, *, path: object = None, reason: str | None = None) -> None:

@@ -12,6 +12,8 @@ import canon
 from canon.sources.documents import read_source
 from canon.sources.fetch import FetchOptions, PageCache, fetch
 
+pytestmark = pytest.mark.network
+
 TEA_TITLE, TEA_PARAGRAPHS = article("tea")
 
 

@@ -74,8 +74,10 @@ def test_optimal_bands_minimizes_the_exact_cost(
     assert bands >= 1 and rows >= 1 and bands * rows <= num_perm
     costs = _exact_costs(threshold, num_perm, *weights)
     best = min(costs.values())
-    # the areas are integrated on a grid: the choice is optimal up to the grid's error
-    assert float(costs[bands, rows] - best) <= 1e-4 * float(best) + 1e-9
+    # The areas are integrated on a grid of 2,001 points that need not hold the threshold: a
+    # piece of the curve up to one grid step (1/2000) wide may land on the wrong side, so the
+    # choice's exact cost is within twice that area of the best one's.
+    assert float(costs[bands, rows] - best) <= 2 / 2000
 
 
 @given(st.floats(0, 1), st.integers(1, 64), st.integers(1, 64))

@@ -51,7 +51,7 @@ from canon.sources.decoding import STEP, DecodingError, decoder_for
 from canon.sources.fetch import FetchOptions, PageCache, fetch
 from canon.sources.urls import parse_url
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.timeout(60), pytest.mark.network]
 
 PUBLIC = "93.184.215.14"  # a global address; the connect guard below keeps packets off it
 ROOT = Path(__file__).resolve().parents[2]

@@ -44,8 +44,8 @@ def _side(form: FormData, field: str) -> FormSide:
 
 
 def _exclusions(form: FormData) -> list[str]:
-    patterns = str(form.get("exclude") or "").replace(",", "\n").split("\n")
-    return [p.strip() for p in patterns if p.strip()]
+    # One entry a line: a comma may belong to a pattern (re:a{1,3}).
+    return [p.strip() for p in str(form.get("exclude") or "").splitlines() if p.strip()]
 
 
 @router.get("/")

@@ -18,6 +18,8 @@ from canon.dedup import Entry, dedup
 from canon.dedup.dask import connect, dedup_dask
 from canon.sources.collection import Item
 
+pytestmark = pytest.mark.dask
+
 
 @pytest.fixture(scope="module")
 def client():

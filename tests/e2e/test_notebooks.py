@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.notebooks
+
 REASON = "running the notebooks needs nbclient, nbformat and ipykernel: pip install '.[test]'"
 nbformat = pytest.importorskip("nbformat", reason=REASON)
 nbclient = pytest.importorskip("nbclient", reason=REASON)
@@ -21,7 +23,7 @@ jupyter_manager = pytest.importorskip("jupyter_client.manager", reason=REASON)
 jupyter_kernelspec = pytest.importorskip("jupyter_client.kernelspec", reason=REASON)
 traitlets = pytest.importorskip("traitlets", reason=REASON)
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
 KERNEL = "python3"
 

@@ -14,6 +14,8 @@ from site_server import article
 
 import canon
 
+pytestmark = pytest.mark.network
+
 
 def _compare(site, a: str, b: str, whole_page: bool, profile: str = "lemma") -> canon.Comparison:
     first = canon.read_source(site.url(a), whole_page=whole_page)

@@ -24,6 +24,8 @@ import pytest
 import canon
 from canon import Index
 
+pytestmark = pytest.mark.browser
+
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"
 REQUIRED = bool(os.environ.get("CANON_REQUIRE_BROWSER"))
@@ -97,7 +99,7 @@ def served(tmp_path_factory: pytest.TempPathFactory, examples_dir: Path) -> Iter
 
 @pytest.fixture(scope="module")
 def examples_dir() -> Path:
-    return Path(__file__).resolve().parent.parent / "examples"
+    return Path(__file__).resolve().parents[2] / "examples"
 
 
 @pytest.fixture

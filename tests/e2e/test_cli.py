@@ -153,5 +153,5 @@ def test_every_command_is_documented() -> None:
         assert command.help, name
         help_text = CliRunner().invoke(cli, [name, "--help"]).output
         assert "Usage: " in help_text
-        readme = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
+        readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
         assert f"canon {name}" in readme, f"README does not document 'canon {name}'"

@@ -41,6 +41,27 @@ __all__ = ["serve"]
     show_default=True,
     help="Longest text in characters (413 above).",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="Worker processes for reading, comparing and checking.",
+)
+@click.option(
+    "--deadline",
+    type=click.FloatRange(min=0.1),
+    default=30.0,
+    show_default=True,
+    help="Seconds a request's work may take; a worker past it is stopped and replaced (422).",
+)
+@click.option(
+    "--queue",
+    type=click.IntRange(min=0),
+    default=64,
+    show_default=True,
+    help="Requests that may wait for a worker; more get 503 with Retry-After.",
+)
 def serve(
     db: Path | None,
     host: str,
@@ -49,6 +70,9 @@ def serve(
     allow_index_writes: bool,
     max_body: int,
     max_text: int,
+    workers: int,
+    deadline: float,
+    queue: int,
 ) -> None:
     """Serve the compare and check pages and the JSON API (FastAPI under uvicorn)."""
     from ..web import create_app
@@ -64,5 +88,8 @@ def serve(
         allow_index_writes=allow_index_writes,
         max_body=max_body,
         max_text=max_text,
+        workers=workers,
+        deadline=deadline,
+        queue=queue,
     )
     run_server(app, host, port)

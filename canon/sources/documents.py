@@ -18,9 +18,10 @@ from ..records import record_dict
 from .extract import decode, decode_html, extract_html
 from .fetch import FetchOptions, fetch, is_url
 from .limits import ReadLimits
+from .pagecache import Page
 from .word import docx_text
 
-__all__ = ["Document", "read_source"]
+__all__ = ["Document", "page_document", "read_source"]
 
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
 
@@ -69,13 +70,23 @@ def _from_html(
 def _from_url(
     url: str, whole_page: bool, options: FetchOptions | None, limits: ReadLimits
 ) -> Document:
-    page = fetch(url, options)
+    return page_document(fetch(url, options), whole_page=whole_page, limits=limits)
+
+
+def page_document(
+    page: Page, *, whole_page: bool = False, limits: ReadLimits | None = None
+) -> Document:
+    """A fetched page → its Document (main text, or all visible text with ``whole_page``),
+    so that fetching and extracting may run in different places."""
+    limits = limits or ReadLimits()
+    url = page.url
     if page.media_type == "text/plain" or (not page.media_type and not _looks_like_html(page.body)):
         text, encoding = decode(page.body, url, page.charset)
         doc = Document(url, text, encoding=encoding)
     else:
         doc = _from_html(page.body, url, page.charset, whole_page, limits)
-    return replace(doc, final_url=page.final_url, fetched=page.date, cached=page.from_cache)
+    doc = replace(doc, final_url=page.final_url, fetched=page.date, cached=page.from_cache)
+    return _capped(doc, limits.max_text)
 
 
 def _from_docx(path: Path, source: str, limits: ReadLimits) -> Document:

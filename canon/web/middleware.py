@@ -1,6 +1,10 @@
-"""Requests → refused early: a body over the size limit is a 413 before a route reads it all."""
+"""Requests → refused early: a body over the size limit is a 413 before a route reads it all,
+and a body that does not arrive within its deadline a 408."""
 
 from __future__ import annotations
+
+import asyncio
+import time
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -11,11 +15,13 @@ __all__ = ["BodyLimit"]
 
 
 class BodyLimit:
-    """413 for a request body over ``max_body`` bytes: by Content-Length and as it arrives."""
+    """413 for a request body over ``max_body`` bytes, by Content-Length and as it arrives; 408
+    when the whole body has not arrived ``body_timeout`` seconds after the request began."""
 
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
+    def __init__(self, app: ASGIApp, max_body: int, body_timeout: float = 30.0) -> None:
         self.app = app
         self.max_body = max_body
+        self.body_timeout = body_timeout
 
     def _message(self) -> str:
         return f"the request body is larger than the limit of {self.max_body:,} bytes"
@@ -29,10 +35,18 @@ class BodyLimit:
             await error_response(self._message(), None, 413)(scope, receive, send)
             return
         received = 0
+        due = time.monotonic() + self.body_timeout
+        complete = False
 
         async def limited() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, complete
+            if complete:  # after the body: waiting for a disconnect is not bounded here
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, due - time.monotonic()))
+            except TimeoutError:
+                raise HTTPException(408, "the request body did not arrive in time") from None
+            complete = message["type"] != "http.request" or not message.get("more_body", False)
             received += len(message.get("body", b""))
             if received > self.max_body:
                 raise HTTPException(413, self._message())

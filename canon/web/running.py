@@ -1,17 +1,23 @@
-"""A route's job → a worker process of the app's pool; the pool's refusals as request errors."""
+"""A request's work → where it runs: pages fetched in the server's I/O threads (a limit of
+their own), everything heavy in a worker process of the app's pool.  The refusals of either
+become request errors: 503 with ``Retry-After`` when full, 422 past the deadline."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import anyio
+from anyio.to_thread import run_sync
 from fastapi import Request
 
+from .jobs import Side
 from .pool import Busy, Overrun, PoolSettings, shared_pool
-from .service import FieldError
+from .service import FieldError, fetch_page, url_of
 from .settings import ServerSettings
 
-__all__ = ["in_worker"]
+__all__ = ["in_worker", "side_of"]
 
 T = TypeVar("T")
 
@@ -23,8 +29,64 @@ async def in_worker(request: Request, job: Callable[..., T], *args: Any) -> T:
     try:
         return await pool.run(job, settings, *args)
     except Busy as busy:
-        headers = {"Retry-After": str(busy.retry_after)}
-        raise FieldError(str(busy), None, 503, headers) from None
+        raise _busy(busy.retry_after) from None
     except Overrun as overrun:
         message = f"{overrun}; send a shorter text or a simpler page"
         raise FieldError(message, None, 422) from None
+
+
+def _busy(retry_after: int) -> FieldError:
+    message = f"the server is busy; try again in {retry_after} s"
+    return FieldError(message, None, 503, {"Retry-After": str(retry_after)})
+
+
+class _FetchGate:
+    """At most ``threads`` fetches at once, and ``queue`` more waiting: a trickling server
+    holds a fetch thread until its deadline, never a worker or the event loop."""
+
+    def __init__(self, threads: int, queue: int) -> None:
+        self.limiter = anyio.CapacityLimiter(threads)
+        self.capacity = threads + queue
+        self.in_flight = 0
+        self.lock = threading.Lock()
+
+    async def run(self, function: Callable[..., T], *args: Any, retry_after: int) -> T:
+        with self.lock:
+            if self.in_flight >= self.capacity:
+                raise _busy(retry_after)
+            self.in_flight += 1
+        try:
+            return await run_sync(function, *args, limiter=self.limiter)
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+
+
+_gates: dict[tuple[int, int], _FetchGate] = {}
+
+
+def _gate(settings: ServerSettings) -> _FetchGate:
+    key = (settings.fetch_threads, settings.queue)
+    return _gates.setdefault(key, _FetchGate(*key))
+
+
+async def side_of(request: Request, field: str, text: str = "", url: str = "") -> Side:
+    """One side of a request: ``url`` (or a ``text`` that is a URL as a whole) fetched now,
+    else the text."""
+    settings: ServerSettings = request.app.state.settings
+    target = url_of(url) if url.strip() else url_of(text)
+    if url.strip() and target is None:
+        raise FieldError(f"{field}: the URL field needs one http(s) URL", field)
+    if target is None:
+        return Side(field, text=text)
+    page = await _gate(settings).run(
+        lambda: fetch_page(
+            target,
+            field,
+            allow_private=settings.allow_private,
+            max_bytes=settings.max_body,
+            deadline=settings.fetch_deadline,
+        ),
+        retry_after=max(1, round(settings.fetch_deadline / 4)),
+    )
+    return Side(field, page=page)

@@ -10,8 +10,8 @@ from pathlib import Path
 from ..comparison import Table, compare_table
 from ..errors import CanonError, IndexFileError, OptionError, ProfileError, TextTooShort
 from ..index.store import Index, IndexStats
-from ..sources.documents import Document, read_source
-from ..sources.fetch import FetchOptions, is_url
+from ..sources.documents import Document, page_document, read_source
+from ..sources.fetch import FetchOptions, Page, fetch, is_url
 from ..uniqueness import CheckResult, check
 
 __all__ = [
@@ -19,8 +19,10 @@ __all__ = [
     "FieldError",
     "check_draft",
     "compare_docs",
+    "fetch_page",
     "field_error",
     "index_stats",
+    "page_text",
     "read_text",
     "read_upload",
     "url_of",
@@ -86,23 +88,27 @@ def _capped(doc: Document, field: str, max_text: int) -> Document:
     return doc
 
 
-def read_text(
-    value: str,
-    field: str,
-    *,
-    allow_private: bool,
-    max_text: int,
-    max_bytes: int = 2_000_000,
-    deadline: float = 30.0,
-) -> Document:
-    """A pasted text, or the main text of an http(s) URL, as a Document.  A page is fetched
-    under the server's caps: ``max_bytes`` (its request-body limit) and ``deadline``."""
-    url = url_of(value)
-    if url is None:
-        return _capped(Document(field, value), field, max_text)
+def read_text(value: str, field: str, *, max_text: int) -> Document:
+    """A pasted text as a Document (a URL is fetched apart: :func:`fetch_page`)."""
+    return _capped(Document(field, value), field, max_text)
+
+
+def fetch_page(
+    url: str, field: str, *, allow_private: bool, max_bytes: int, deadline: float
+) -> Page:
+    """The page at ``url``, under the server's caps: ``max_bytes`` (its request-body limit)
+    and ``deadline`` for the whole fetch."""
     options = FetchOptions(allow_private=allow_private, max_bytes=max_bytes, deadline=deadline)
     try:
-        doc = read_source(url, fetch_options=options)
+        return fetch(url, options)
+    except CanonError as exc:
+        raise field_error(exc, field) from exc
+
+
+def page_text(page: Page, field: str, *, max_text: int) -> Document:
+    """A fetched page's main text as a Document."""
+    try:
+        doc = page_document(page)
     except CanonError as exc:
         raise field_error(exc, field) from exc
     return _capped(doc, field, max_text)

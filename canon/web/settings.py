@@ -20,8 +20,8 @@ class ServerSettings:
     link-local addresses; ``max_body`` bounds a request body, and a page fetched by URL, in
     bytes and ``max_text`` a text in characters (413 above either).  Heavy work runs in
     ``workers`` processes, each request's within ``deadline`` seconds, with at most ``queue``
-    requests waiting (503 and ``Retry-After`` beyond); a page fetched by URL must arrive
-    within ``fetch_deadline`` seconds.
+    requests waiting (503 and ``Retry-After`` beyond).  Pages named by URL are fetched in
+    ``fetch_threads`` threads of their own, each within ``fetch_deadline`` seconds.
     """
 
     index: Path | None = None
@@ -33,6 +33,7 @@ class ServerSettings:
     deadline: float = 30.0
     queue: int = 64
     fetch_deadline: float = 20.0
+    fetch_threads: int = 16
 
 
 def server_settings(request: Request) -> ServerSettings:

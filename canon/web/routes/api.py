@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from .. import jobs
 from ..jobs import PAGE_KS, PAGE_PROFILES
-from ..running import in_worker
+from ..running import in_worker, side_of
 from ..service import FieldError, index_stats
 from ..settings import ServerSettings, Settings
 
@@ -53,7 +53,9 @@ def healthz() -> dict[str, str]:
 async def api_compare(body: CompareBody, request: Request) -> dict[str, Any]:
     ks = body.ks or ([body.k] if body.k else list(PAGE_KS))
     profiles = body.profiles or ([body.profile] if body.profile else list(PAGE_PROFILES))
-    return await in_worker(request, jobs.compare_json, body.first, body.second, ks, profiles)
+    first = await side_of(request, "first", body.first)
+    second = await side_of(request, "second", body.second)
+    return await in_worker(request, jobs.compare_json, first, second, ks, profiles)
 
 
 @router.post("/api/check")
@@ -65,7 +67,8 @@ async def api_check(body: CheckBody, request: Request, settings: Settings) -> di
         "top": body.top,
         "similar": body.similar,
     }
-    return await in_worker(request, jobs.check_json, body.draft, options)
+    draft = await side_of(request, "draft", body.draft)
+    return await in_worker(request, jobs.check_json, draft, options)
 
 
 @router.get("/api/index/stats")

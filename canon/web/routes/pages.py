@@ -13,8 +13,8 @@ from starlette.datastructures import FormData, UploadFile
 
 from ...report.html import environment
 from .. import jobs
-from ..jobs import FormSide
-from ..running import in_worker
+from ..jobs import Side
+from ..running import in_worker, side_of
 from ..service import UPLOAD_SUFFIXES, FieldError, index_stats
 from ..settings import ServerSettings, Settings
 from .api import need_index
@@ -34,13 +34,14 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
     return templates.TemplateResponse(request, name, context, status_code=status)
 
 
-def _side(form: FormData, field: str) -> FormSide:
-    """The side of a form as sent: an uploaded file, else a URL, else the pasted text."""
+async def _side(request: Request, form: FormData, field: str) -> Side:
+    """The side of a form: an uploaded file, else a URL (fetched now), else the pasted text."""
     upload = form.get(f"{field}_file")
     if isinstance(upload, UploadFile) and upload.filename:
-        return FormSide(field, upload_name=upload.filename, upload=upload.file.read())
+        return Side(field, upload_name=upload.filename, upload=await upload.read())
     url = str(form.get(f"{field}_url") or "")
-    return FormSide(field, text=str(form.get(f"{field}_text") or ""), url=url)
+    text = str(form.get(f"{field}_text") or "")
+    return await side_of(request, field, text=text if not url.strip() else "", url=url)
 
 
 def _exclusions(form: FormData) -> list[str]:
@@ -57,7 +58,7 @@ def compare_page(request: Request) -> HTMLResponse:
 async def compare_submit(request: Request, settings: Settings) -> HTMLResponse:
     form = await request.form()
     try:
-        sides = [_side(form, field) for field in ("first", "second")]
+        sides = [await _side(request, form, field) for field in ("first", "second")]
         result = await in_worker(request, jobs.compare_page, *sides)
     except FieldError as exc:
         return _page(request, "compare.html", exc.status, result=None, error=exc)
@@ -73,7 +74,7 @@ def check_page(request: Request) -> HTMLResponse:
 async def check_submit(request: Request, settings: Settings) -> HTMLResponse:
     form = await request.form()
     try:
-        draft, skip = _side(form, "draft"), bool(form.get("skip_quotes"))
+        draft, skip = await _side(request, form, "draft"), bool(form.get("skip_quotes"))
         result = await in_worker(request, jobs.check_page, draft, _exclusions(form), skip)
     except FieldError as exc:
         return _page(request, "check.html", exc.status, result=None, error=exc)

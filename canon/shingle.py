@@ -20,6 +20,8 @@ from collections.abc import Sequence
 import numpy as np
 import xxhash
 
+from .errors import OptionError
+
 __all__ = [
     "FMIX_M1",
     "FMIX_M2",
@@ -41,9 +43,9 @@ _S33 = np.uint64(33)
 
 def _check_window(k: int, step: int) -> None:
     if type(k) is not int or k < 1:
-        raise ValueError(f"shingle size k must be a positive integer, got {k!r}")
+        raise OptionError("k", f"(the shingle size) must be a positive integer, got {k!r}", value=k)
     if type(step) is not int or step < 1:
-        raise ValueError(f"shingle step must be a positive integer, got {step!r}")
+        raise OptionError("step", f"must be a positive integer, got {step!r}", value=step)
 
 
 def window_count(n: int, k: int, step: int = 1) -> int:

@@ -62,6 +62,13 @@ __all__ = ["serve"]
     show_default=True,
     help="Requests that may wait for a worker; more get 503 with Retry-After.",
 )
+@click.option(
+    "--fetch-deadline",
+    type=click.FloatRange(min=0.1),
+    default=20.0,
+    show_default=True,
+    help="Seconds a page named by URL may take to fetch, redirects included.",
+)
 def serve(
     db: Path | None,
     host: str,
@@ -73,6 +80,7 @@ def serve(
     workers: int,
     deadline: float,
     queue: int,
+    fetch_deadline: float,
 ) -> None:
     """Serve the compare and check pages and the JSON API (FastAPI under uvicorn)."""
     from ..web import create_app
@@ -91,5 +99,6 @@ def serve(
         workers=workers,
         deadline=deadline,
         queue=queue,
+        fetch_deadline=fetch_deadline,
     )
     run_server(app, host, port)

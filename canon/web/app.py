@@ -45,6 +45,7 @@ def create_app(
     workers: int = 2,
     deadline: float = 30.0,
     queue: int = 64,
+    fetch_deadline: float = 20.0,
 ) -> FastAPI:
     """The web app; ``index`` (an index file) enables checking a draft against it.
 
@@ -59,6 +60,7 @@ def create_app(
         workers=workers,
         deadline=deadline,
         queue=queue,
+        fetch_deadline=fetch_deadline,
     )
     if settings.index is not None:
         with Index(settings.index, readonly=True) as opened:  # IndexFileError at start

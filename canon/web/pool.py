@@ -15,6 +15,7 @@ import concurrent.futures
 import multiprocessing
 import threading
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -103,6 +104,9 @@ class WorkerPool:
             except concurrent.futures.TimeoutError:
                 raise Overrun(self.settings.deadline) from None
             except pebble.ProcessExpired:
+                raise Overrun(self.settings.deadline, died=True) from None
+            except BrokenProcessPool:
+                self.close()  # every worker died (killed from outside): start afresh
                 raise Overrun(self.settings.deadline, died=True) from None
         finally:
             self._leave()

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
@@ -24,7 +24,9 @@ class CompareBody(BaseModel):
     first: str = Field(description="A text, or an http(s) URL whose main text is compared.")
     second: str = Field(description="A text, or an http(s) URL whose main text is compared.")
     k: int | None = Field(None, ge=1, le=100, description="One shingle size.")
-    ks: list[int] | None = Field(None, min_length=1, max_length=20, description="Shingle sizes.")
+    ks: list[Annotated[int, Field(ge=1, le=100)]] | None = Field(
+        None, min_length=1, max_length=20, description="Shingle sizes."
+    )
     profile: str | None = Field(None, description="One profile name.")
     profiles: list[str] | None = Field(None, min_length=1, max_length=10)
 

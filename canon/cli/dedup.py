@@ -20,6 +20,7 @@ from .options import (
     rule_changes,
     source_options,
     stage_status,
+    workers_option,
 )
 
 __all__ = ["dedup_command"]
@@ -73,12 +74,7 @@ __all__ = ["dedup_command"]
 @click.option(
     "--seed", type=click.IntRange(min=0), default=1, show_default=True, help="MinHash seed."
 )
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Worker processes (default: one per core).",
-)
+@workers_option
 @click.option(
     "--engine",
     type=click.Choice(["local", "dask"]),

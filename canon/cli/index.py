@@ -21,6 +21,7 @@ from .options import (
     progress_bar,
     rule_changes,
     source_options,
+    workers_option,
 )
 
 __all__ = ["index_group"]
@@ -53,12 +54,7 @@ def index_group() -> None:
     help="Shingle size (default 4; an existing index: its own).",
 )
 @click.option("--step", type=click.IntRange(min=1), default=None, help="Shingle step (default 1).")
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Worker processes (default: one per core).",
-)
+@workers_option
 @click.option(
     "--batch",
     type=click.IntRange(min=1),

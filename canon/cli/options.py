@@ -25,6 +25,7 @@ __all__ = [
     "rule_changes",
     "source_options",
     "stage_status",
+    "workers_option",
 ]
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
@@ -38,6 +39,12 @@ def _stack(options: list[Decorator], func: Callable[..., Any]) -> Callable[..., 
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+workers_option = click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: one per core).",
+)
 
 
 def profile_options(func: Callable[..., Any]) -> Callable[..., Any]:

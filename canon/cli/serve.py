@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -69,36 +70,12 @@ __all__ = ["serve"]
     show_default=True,
     help="Seconds a page named by URL may take to fetch, redirects included.",
 )
-def serve(
-    db: Path | None,
-    host: str,
-    port: int,
-    allow_private: bool,
-    allow_index_writes: bool,
-    max_body: int,
-    max_text: int,
-    workers: int,
-    deadline: float,
-    queue: int,
-    fetch_deadline: float,
-) -> None:
+def serve(db: Path | None, host: str, port: int, **settings: Any) -> None:
     """Serve the compare and check pages and the JSON API (FastAPI under uvicorn)."""
     from ..web import create_app
     from ..web.server import serve as run_server
 
     if db is not None:  # a missing, foreign or damaged index: one line before the server starts
-        with Index(db, readonly=not allow_index_writes) as index:
+        with Index(db, readonly=not settings["allow_index_writes"]) as index:
             index.stats()
-
-    app = create_app(
-        db,
-        allow_private=allow_private,
-        allow_index_writes=allow_index_writes,
-        max_body=max_body,
-        max_text=max_text,
-        workers=workers,
-        deadline=deadline,
-        queue=queue,
-        fetch_deadline=fetch_deadline,
-    )
-    run_server(app, host, port)
+    run_server(create_app(db, **settings), host, port)

@@ -9,6 +9,7 @@ resolve to private or loopback addresses are refused unless ``allow_private``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
@@ -35,33 +36,13 @@ __all__ = ["create_app"]
 STATIC = Path(__file__).parent / "static"
 
 
-def create_app(
-    index: Path | None = None,
-    *,
-    allow_private: bool = False,
-    allow_index_writes: bool = False,
-    max_body: int = 2_000_000,
-    max_text: int = 200_000,
-    workers: int = 2,
-    deadline: float = 30.0,
-    queue: int = 64,
-    fetch_deadline: float = 20.0,
-) -> FastAPI:
+def create_app(index: Path | None = None, **options: Any) -> FastAPI:
     """The web app; ``index`` (an index file) enables checking a draft against it.
 
-    The arguments are the fields of :class:`~canon.web.settings.ServerSettings`, kept in
+    ``options`` are the other fields of :class:`~canon.web.settings.ServerSettings`
+    (``allow_private``, ``max_body``, ``workers``, ``deadline``…), kept in
     ``app.state.settings`` for the routes."""
-    settings = ServerSettings(
-        index=Path(index) if index is not None else None,
-        allow_private=allow_private,
-        allow_index_writes=allow_index_writes,
-        max_body=max_body,
-        max_text=max_text,
-        workers=workers,
-        deadline=deadline,
-        queue=queue,
-        fetch_deadline=fetch_deadline,
-    )
+    settings = ServerSettings(index=Path(index) if index is not None else None, **options)
     if settings.index is not None:
         with Index(settings.index, readonly=True) as opened:  # IndexFileError at start
             opened.stats()

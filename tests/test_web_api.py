@@ -325,3 +325,10 @@ def test_a_fetched_page_title_is_escaped_on_the_page(site) -> None:
     assert response.status_code == 200, response.text
     assert "<script>alert(1)</script>" not in response.text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in response.text
+
+
+def test_an_all_quoted_draft_names_the_draft(indexed: TestClient) -> None:
+    quoted = "«" + "Зелёный чай заваривают водой около восьмидесяти градусов. " * 3 + "»"
+    answer = indexed.post("/api/check", json={"draft": quoted, "skip_quotes": True})
+    assert answer.status_code == 400 and answer.json()["field"] == "draft"
+    assert "quotations" in answer.json()["error"]

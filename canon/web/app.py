@@ -50,7 +50,7 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
         title="canon", version=__version__, description=__doc__, docs_url=None, redoc_url=None
     )
     app.state.settings = settings
-    app.add_middleware(BodyLimit, max_body=settings.max_body)
+    app.add_middleware(BodyLimit, max_body=settings.max_body, body_timeout=settings.body_timeout)
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(FieldError, field_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)

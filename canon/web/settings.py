@@ -21,7 +21,8 @@ class ServerSettings:
     bytes and ``max_text`` a text in characters (413 above either).  Heavy work runs in
     ``workers`` processes, each request's within ``deadline`` seconds, with at most ``queue``
     requests waiting (503 and ``Retry-After`` beyond).  Pages named by URL are fetched in
-    ``fetch_threads`` threads of their own, each within ``fetch_deadline`` seconds.
+    ``fetch_threads`` threads of their own, each within ``fetch_deadline`` seconds.  A request
+    body must arrive within ``body_timeout`` seconds (408).
     """
 
     index: Path | None = None
@@ -34,6 +35,7 @@ class ServerSettings:
     queue: int = 64
     fetch_deadline: float = 20.0
     fetch_threads: int = 16
+    body_timeout: float = 30.0
 
 
 def server_settings(request: Request) -> ServerSettings:

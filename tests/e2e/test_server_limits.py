@@ -26,7 +26,7 @@ def _free_port() -> int:
 def server():
     port = _free_port()
     limits = ServerLimits(head_timeout=1.0, keep_alive=1.0, max_head=4096, max_connections=50)
-    running = uvicorn.Server(config(create_app(), "127.0.0.1", port, limits))
+    running = uvicorn.Server(config(create_app(body_timeout=1.0), "127.0.0.1", port, limits))
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -84,3 +84,19 @@ def test_normal_keep_alive_requests_still_work(server) -> None:
     with httpx.Client(timeout=5) as client:
         for _ in range(3):
             assert client.get(f"{url}/healthz").status_code == 200
+
+
+def test_a_trickled_request_body_is_cut_off(server) -> None:
+    # A body promised in full (Content-Length) but stopped after a few bytes: 408 once the
+    # body deadline (1 s in this server; 30 s by default) has passed.
+    _, port = server
+    head = (
+        b"POST /api/compare HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 100000\r\n\r\n"
+    )
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        client.sendall(head + b'{"first": "')
+        answer = client.recv(4096)
+    assert answer.split(b"\r\n", 1)[0].endswith(b"408 Request Timeout"), answer[:200]
+    assert b'"field":null' in answer and time.monotonic() - started < 5

@@ -24,7 +24,7 @@ __all__ = ["check_command"]
 @click.option(
     "--index",
     "db",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     required=True,
     help="The index to check against.",
 )

@@ -31,7 +31,7 @@ __all__ = ["dedup_command"]
 @click.option(
     "--index",
     "db",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Deduplicate the documents of this index (instead of, or as well as, SOURCES).",
 )
 @click.option(

@@ -155,11 +155,12 @@ def test_every_command_on_a_damaged_index(good, tmp_path: Path) -> None:
     _one_line(canon_cli("index", "list", bad), "is damaged (", listed=True)  # lists, then stops
 
 
-def test_check_against_a_folder_is_a_usage_error(good, tmp_path: Path) -> None:
+def test_check_and_dedup_against_a_folder_say_one_line(good, tmp_path: Path) -> None:
     _, draft = good
-    result = canon_cli("check", draft, "--index", tmp_path)
-    assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert "is a directory" in result.stderr
+    for args in (("check", draft, "--index", tmp_path), ("dedup", "--index", tmp_path)):
+        result = canon_cli(*args)
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert "is a directory" in result.stderr and result.stderr.count("\n") == 1
 
 
 def test_serve_with_a_missing_index_stops_at_start(tmp_path: Path) -> None:

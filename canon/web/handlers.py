@@ -50,7 +50,7 @@ async def validation_error_handler(request: Request, exc: Exception) -> JSONResp
         return error_response("the request does not fit the API's schema", None, 422)
     first = problems[0]
     path = [str(part) for part in first.get("loc", ()) if part not in ("body", "query")]
-    field = path[0] if path else None
+    field = path[0] if path and not path[0].isdigit() else None  # a position names no field
     where = ".".join(path) or "the request body"
     message = f"{where}: {first.get('msg', 'invalid value')}"
     return error_response(message[:300], field, 422)

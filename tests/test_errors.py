@@ -308,3 +308,30 @@ def test_field_error_names_the_field(
 def test_the_errors_are_reachable_from_canon() -> None:
     for name in ("CanonError", "InputError", "FetchError", "OptionError", "TextTooShort"):
         assert getattr(canon, name) is getattr(errors, name)
+
+
+def test_no_string_of_the_library_names_a_command_line_flag() -> None:
+    """The library speaks of settings; only canon/cli/ spells them as --flags."""
+    package = Path(canon.__file__).parent
+    found = []
+    for path in package.rglob("*.py"):
+        if "cli" in path.relative_to(package).parts:
+            continue
+        tree = ast.parse(path.read_text("utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docstrings
+                and re.search(r"(^|[\s'\"(])--[a-z]", node.value)
+            ):
+                found.append(f"{path.relative_to(package)}:{node.lineno}: {node.value[:60]}")
+    assert found == []

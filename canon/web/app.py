@@ -8,6 +8,8 @@ resolve to private or loopback addresses are refused unless ``allow_private``.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,7 @@ from .handlers import (
     validation_error_handler,
 )
 from .middleware import BodyLimit
+from .pool import PoolSettings, shared_pool
 from .routes import api, pages
 from .security import SecurityHeaders
 from .service import FieldError
@@ -34,6 +37,20 @@ from .settings import ServerSettings
 __all__ = ["create_app"]
 
 STATIC = Path(__file__).parent / "static"
+
+
+def _workers_for(settings: ServerSettings) -> Any:
+    """Start the worker pool with the server (so the first request finds it warm) and stop it
+    with the server."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pool = shared_pool(PoolSettings(settings.workers, settings.queue, settings.deadline))
+        pool.start()
+        yield
+        pool.close()
+
+    return lifespan
 
 
 def create_app(index: Path | None = None, **options: Any) -> FastAPI:
@@ -47,7 +64,12 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
         with Index(settings.index, readonly=True) as opened:  # IndexFileError at start
             opened.stats()
     app = FastAPI(
-        title="canon", version=__version__, description=__doc__, docs_url=None, redoc_url=None
+        title="canon",
+        version=__version__,
+        description=__doc__,
+        docs_url=None,
+        redoc_url=None,
+        lifespan=_workers_for(settings),
     )
     app.state.settings = settings
     app.add_middleware(BodyLimit, max_body=settings.max_body, body_timeout=settings.body_timeout)

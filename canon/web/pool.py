@@ -51,6 +51,10 @@ class PoolSettings:
     deadline: float = 30.0
 
 
+def _nothing() -> None:
+    pass
+
+
 def warm_up() -> None:
     """Load what every job needs once per worker: canon and the lemmatizer's dictionary."""
     import canon
@@ -81,6 +85,11 @@ class WorkerPool:
                     context=multiprocessing.get_context("spawn"),
                 )
             return self._pool
+
+    def start(self) -> None:
+        """Start the worker processes now rather than at the first job (a job that does
+        nothing starts them; the dictionary loads in each)."""
+        self._started().schedule(_nothing)
 
     def _admit(self) -> None:
         with self._lock:

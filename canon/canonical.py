@@ -98,6 +98,7 @@ def _normalized(text: str, profile: Profile) -> Normalized:
         form=profile.unicode_form,
         casefold=profile.casefold,
         strip_marks=profile.strip_marks,
+        all_marks=profile.strip_all_marks,
         yo_fold=profile.yo_fold,
     )
 

@@ -22,7 +22,7 @@ from .text.wordlists import list_words, read_synonyms, resolve_list
 __all__ = ["BUILTIN_PROFILES", "CANONICAL_FORM_VERSION", "Profile", "get_profile"]
 
 # Bumped whenever the code changes what a profile produces, so stored fingerprints change too.
-CANONICAL_FORM_VERSION = 1
+CANONICAL_FORM_VERSION = 2
 
 Morphology = Literal["none", "lemma", "stem"]
 _POS_TAGS = frozenset(
@@ -41,6 +41,10 @@ class Profile:
       splits words, as the reference does.
     - ``strip_marks``: remove stress accents and invisible format characters (soft hyphen,
       zero-width space) that can hide inside words; letters such as ``й`` are never touched.
+      A stress that NFKC composed into a letter (``ѐ``) is removed too.
+    - ``strip_all_marks``: with ``strip_marks``, every nonspacing combining mark is removed
+      (dot below, macron below, dot above...), except the breve of ``й`` and the diaeresis of
+      ``ё``; each removal is reported as a ``mark`` trick.
     - ``fold_confusables``: a word mixing Cyrillic with Latin look-alike letters (``сoбака``
       with a Latin ``o``) is written in Cyrillic; each fold is reported.
     - ``morphology``: ``"none"``, ``"lemma"`` (pymorphy3 normal forms) or ``"stem"`` (Snowball).
@@ -60,6 +64,7 @@ class Profile:
     yo_fold: bool = False
     keep_hyphens: bool = False
     strip_marks: bool = False
+    strip_all_marks: bool = False
     fold_confusables: bool = False
     morphology: Morphology = "none"
     stopwords: tuple[str, ...] = ()
@@ -143,6 +148,7 @@ _LEMMA_RULES: dict[str, object] = {
     "yo_fold": True,
     "keep_hyphens": True,
     "strip_marks": True,
+    "strip_all_marks": True,
     "fold_confusables": True,
     "stopwords": ("ru", "en"),
     "keep_negation": True,

@@ -29,7 +29,10 @@ _PLAIN_BLOCKS = ((0x0000, 0x024F), (0x0370, 0x03FF), (0x0400, 0x052F), (0x2000, 
 _UNSTABLE_CATEGORIES = {"Mn", "Mc", "Me", "Cf", "Cs", "Co", "Cn"}
 # Characters removed by ``strip_marks``: stress accents and invisible format characters that
 # copywriters insert inside words (soft hyphen, zero-width space and joiners, BOM).
-_STRESS_MARKS = "\u0300\u0301"
+_STRESS_MARKS = frozenset("\u0300\u0301")
+# With ``all_marks`` every nonspacing mark goes except the two that make й and ё.
+_KEPT_MARKS = {"\u0306": "иИ", "\u0308": "еЕ"}
+_MARK_CATEGORIES = frozenset({"Mn", "Me"})
 
 
 def _is_plain(char: str) -> bool:
@@ -63,16 +66,53 @@ def _risky() -> re.Pattern[str]:
     return re.compile(f"[^{''.join(re.escape(c) for c in safe)}]")
 
 
-@cache
-def _strip_table() -> dict[int, None]:
-    return {ord(c): None for c in _STRESS_MARKS}
+def _drop_marks(text: str, all_marks: bool) -> str:
+    """Decompose, remove stress marks (or every mark but й's and ё's), recompose."""
+    out: list[str] = []
+    base = ""
+    for char in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(char) == 0 and unicodedata.category(char) not in _MARK_CATEGORIES:
+            base = char
+        elif all_marks:
+            if unicodedata.category(char) not in _MARK_CATEGORIES:
+                pass
+            elif base and base in _KEPT_MARKS.get(char, ""):
+                base = ""  # kept once: a second breve or diaeresis goes
+            else:
+                continue
+        elif char in _STRESS_MARKS:
+            continue
+        out.append(char)
+    return unicodedata.normalize("NFC", "".join(out))
 
 
-def _strip(text: str) -> str:
-    text = text.translate(_strip_table())
+def _strip(text: str, all_marks: bool) -> str:
     if text.isascii():
         return text
+    text = _drop_marks(text, all_marks)
     return "".join(c for c in text if unicodedata.category(c) != "Cf")
+
+
+@cache
+def _precomposed(all_marks: bool) -> tuple[re.Pattern[str], dict[int, str]]:
+    """Plain letters that carry a removed mark (``ѐ``, ``á``), each to its letter without it."""
+    table: dict[int, str] = {}
+    for lo, hi in _PLAIN_BLOCKS:
+        for code in range(lo, hi + 1):
+            char = chr(code)
+            if not _is_plain(char) or unicodedata.normalize("NFD", char) == char:
+                continue
+            bare = _drop_marks(char, all_marks)
+            if bare != char and len(bare) == 1:
+                table[code] = bare
+    klass = "".join(re.escape(chr(c)) for c in table)
+    return re.compile(f"[{klass}]"), table
+
+
+def _strip_precomposed(text: str, all_marks: bool) -> str:
+    """One letter for one letter, so every offset holds."""
+    pattern, table = _precomposed(all_marks)
+    return text.translate(table) if pattern.search(text) else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,14 +210,14 @@ def _checked_build(text: str, form: str, casefold: bool) -> tuple[str, list[_Edi
     return whole, [_Edit(0, len(whole), 0, len(text))]
 
 
-def _strip_edits(text: str, edits: list[_Edit]) -> tuple[str, list[_Edit]]:
-    """Remove stress marks and format characters; they only ever sit in non-plain units."""
+def _strip_edits(text: str, edits: list[_Edit], all_marks: bool) -> tuple[str, list[_Edit]]:
+    """Remove marks and format characters; they only ever sit in non-plain units."""
     pieces: list[str] = []
     stripped: list[_Edit] = []
     pos = shift = 0
     for edit in edits:
         pieces.append(text[pos : edit.norm_start])
-        out = _strip(text[edit.norm_start : edit.norm_end])
+        out = _strip(text[edit.norm_start : edit.norm_end], all_marks)
         start = edit.norm_start - shift
         stripped.append(_Edit(start, start + len(out), edit.orig_start, edit.orig_end))
         pieces.append(out)
@@ -193,28 +233,37 @@ def normalize(
     form: str = "NFKC",
     casefold: bool = True,
     strip_marks: bool = False,
+    all_marks: bool = False,
     yo_fold: bool = False,
 ) -> Normalized:
     """Normalize ``text`` (Unicode ``form``, then ``casefold``) keeping a map to the original.
 
     ``form`` is ``"NFKC"`` (the reference) or ``"NFC"``.  ``strip_marks`` then removes stress
     accents (U+0300, U+0301) and invisible format characters such as the soft hyphen and the
-    zero-width space; it never touches letters, so ``й`` stays ``й``.  ``yo_fold`` writes
-    ``ё`` as ``е``.
+    zero-width space; it never touches letters, so ``й`` stays ``й``.  Marks are removed from
+    the decomposed text, so a stress that NFKC composed into a letter (``ѐ``) goes too.
+    ``all_marks`` (with ``strip_marks``) removes every nonspacing mark (dot below, macron
+    below, dot above...) except the breve of ``й`` and the diaeresis of ``ё``.  ``yo_fold``
+    writes ``ё`` as ``е``.
     """
-    norm = _normalize(text, form, casefold, strip_marks)
-    if yo_fold and "ё" in norm.text:
+    norm = _normalize(text, form, casefold, strip_marks, all_marks)
+    if yo_fold and ("ё" in norm.text or "Ё" in norm.text):
         norm.text = norm.text.replace("ё", "е").replace("Ё", "Е")
     return norm
 
 
-def _normalize(text: str, form: str, casefold: bool, strip_marks: bool) -> Normalized:
+def _normalize(
+    text: str, form: str, casefold: bool, strip_marks: bool, all_marks: bool
+) -> Normalized:
     if not isinstance(text, str):
         raise TypeError(f"expected text (str), got {type(text).__name__}")
     if form not in ("NFKC", "NFC"):
         raise ValueError(f"unknown Unicode form {form!r}: use NFKC or NFC")
     if _non_plain_runs(form).search(text) is None:
-        return Normalized(text, text.casefold() if casefold else text, [])
+        out = text.casefold() if casefold else text
+        if strip_marks:
+            out = _strip_precomposed(out, all_marks)
+        return Normalized(text, out, [])
     if _risky().search(text) is None:
         # Only starters of the plain blocks (``…``, no-break spaces, ``№``...): no two of them
         # compose, so unit-by-unit normalization is the whole-text normalization.
@@ -222,5 +271,10 @@ def _normalize(text: str, form: str, casefold: bool, strip_marks: bool) -> Norma
     else:
         out, edits = _checked_build(text, form, casefold)
     if strip_marks:
-        out, edits = _strip_edits(out, edits)
+        out, edits = _strip_edits(out, edits, all_marks)
+        if not unicodedata.is_normalized("NFC", out):
+            # A removed mark let two units compose (Hangul jamo): one unit, still exact.
+            out = unicodedata.normalize("NFC", out)
+            edits = [_Edit(0, len(out), 0, len(text))]
+        out = _strip_precomposed(out, all_marks)
     return Normalized(text, out, edits)

@@ -1,0 +1,57 @@
+"""Cheap tricks against the canonical form: an altered copy canonicalizes like the original."""
+
+from __future__ import annotations
+
+import pytest
+
+import canon
+from canon.profile import BUILTIN_PROFILES
+
+ORIGINAL = (
+    "Московские синоптики пообещали жителям столицы тёплую погоду на выходных. "
+    "По их словам, днём воздух прогреется до двадцати градусов, а дожди обойдут город стороной."
+)
+
+
+def _every_word(text: str, mark: str) -> str:
+    """``mark`` after the second letter of every word of three letters or more."""
+    return " ".join(w[:2] + mark + w[2:] if len(w) > 2 else w for w in text.split(" "))
+
+
+@pytest.mark.parametrize("profile", ["lemma", "stem"])
+@pytest.mark.parametrize(
+    "mark",
+    ["\u0300", "\u0301", "\u0323", "\u0331", "\u0307", "\u0304", "\u0330"],
+)
+def test_marks_inside_words_leave_the_tokens(profile: str, mark: str) -> None:
+    altered = _every_word(ORIGINAL, mark)
+    assert altered != ORIGINAL
+    assert (
+        canon.canonicalize(altered, profile).tokens == canon.canonicalize(ORIGINAL, profile).tokens
+    )
+
+
+def test_a_grave_stress_composed_by_nfkc_leaves_the_tokens() -> None:
+    altered = ORIGINAL.replace("тёплую", "те\u0300плую").replace("жителям", "жи\u0300телям")
+    assert "тѐплую" in canon.canonicalize(altered, "raw").tokens
+    assert (
+        canon.canonicalize(altered, "lemma").tokens == canon.canonicalize(ORIGINAL, "lemma").tokens
+    )
+    assert canon.canonicalize("мѐл", "lemma").tokens == ("мел",)
+
+
+def test_marks_spans_cover_the_marked_words() -> None:
+    altered = _every_word("синоптики пообещали", "\u0323")
+    result = canon.canonicalize(altered, "lemma")
+    assert [altered[s:e] for s, e in result.spans] == altered.split(" ")
+
+
+def test_raw_keeps_the_marks() -> None:
+    altered = _every_word(ORIGINAL, "\u0323")
+    assert canon.canonicalize(altered, "raw").tokens != canon.canonicalize(ORIGINAL, "raw").tokens
+
+
+def test_the_mark_switch_is_in_the_fingerprint() -> None:
+    lemma = BUILTIN_PROFILES["lemma"]
+    assert lemma.strip_all_marks and not BUILTIN_PROFILES["raw"].strip_all_marks
+    assert lemma.replace(strip_all_marks=False).fingerprint != lemma.fingerprint

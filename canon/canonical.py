@@ -99,6 +99,7 @@ def _normalized(text: str, profile: Profile) -> Normalized:
         casefold=profile.casefold,
         strip_marks=profile.strip_marks,
         all_marks=profile.strip_all_marks,
+        ignorables=profile.drop_ignorables,
         yo_fold=profile.yo_fold,
     )
 

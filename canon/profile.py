@@ -45,6 +45,9 @@ class Profile:
     - ``strip_all_marks``: with ``strip_marks``, every nonspacing combining mark is removed
       (dot below, macron below, dot above...), except the breve of ``й`` and the diaeresis of
       ``ё``; each removal is reported as a ``mark`` trick.
+    - ``drop_ignorables``: Default_Ignorable_Code_Point characters (CGJ, variation selectors,
+      Hangul fillers, zero-width characters, soft hyphen...) are removed inside a word, and a
+      run of them between words is a space; reported as ``invisible`` tricks.
     - ``fold_confusables``: a word mixing Cyrillic with Latin look-alike letters (``сoбака``
       with a Latin ``o``) is written in Cyrillic; each fold is reported.
     - ``morphology``: ``"none"``, ``"lemma"`` (pymorphy3 normal forms) or ``"stem"`` (Snowball).
@@ -65,6 +68,7 @@ class Profile:
     keep_hyphens: bool = False
     strip_marks: bool = False
     strip_all_marks: bool = False
+    drop_ignorables: bool = False
     fold_confusables: bool = False
     morphology: Morphology = "none"
     stopwords: tuple[str, ...] = ()
@@ -149,6 +153,7 @@ _LEMMA_RULES: dict[str, object] = {
     "keep_hyphens": True,
     "strip_marks": True,
     "strip_all_marks": True,
+    "drop_ignorables": True,
     "fold_confusables": True,
     "stopwords": ("ru", "en"),
     "keep_negation": True,

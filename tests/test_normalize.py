@@ -6,6 +6,7 @@ import time
 import unicodedata
 
 import pytest
+import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -232,3 +233,52 @@ def test_long_text_with_many_units_is_linear() -> None:
     norm = normalize(text, strip_marks=True)
     assert time.perf_counter() - started < 5  # quadratic work would take minutes
     assert norm.span(0, len(norm.text)) == (0, len(text))
+
+
+_IGNORABLES = [
+    "\u034f",  # combining grapheme joiner
+    "\ufe0f",  # variation selector 16
+    "\ufe00",  # variation selector 1
+    "\u115f",  # Hangul choseong filler
+    "\u1160",  # Hangul jungseong filler
+    "\u3164",  # Hangul filler
+    "\uffa0",  # halfwidth Hangul filler
+    "\u200b",  # zero-width space
+    "\u200d",  # zero-width joiner
+    "\u2060",  # word joiner
+    "\u00ad",  # soft hyphen
+    "\U000e0100",  # variation selector 17
+]
+
+
+@pytest.mark.parametrize("char", _IGNORABLES)
+def test_ignorables_inside_a_word_are_removed(char: str) -> None:
+    text = f"со{char}ба{char}{char}ка и кот"
+    norm = normalize(text, ignorables=True)
+    assert norm.text == "собака и кот"
+    assert norm.span(0, 6) == (0, 9)
+
+
+@pytest.mark.parametrize("char", _IGNORABLES)
+def test_ignorables_between_words_act_as_a_space(char: str) -> None:
+    assert normalize(f"собака {char}кот{char}{char}.", ignorables=True).text.split() == [
+        "собака",
+        "кот",
+        ".",
+    ]
+    assert normalize(f"{char}кот", ignorables=True).text == " кот"
+
+
+def test_without_the_option_ignorables_stay() -> None:
+    assert "\u1160" in normalize("со\u3164бака").text
+
+
+@given(
+    st.text(st.sampled_from(_PLAIN + _TRICKY + _IGNORABLES), max_size=40),
+    st.booleans(),
+)
+def test_ignorables_leave_none_and_spans_stay_in_the_text(text: str, marks: bool) -> None:
+    norm = normalize(text, strip_marks=marks, all_marks=marks, ignorables=True)
+    assert regex.search(r"\p{Default_Ignorable_Code_Point}", norm.text) is None
+    for start, end in _char_spans(norm):
+        assert 0 <= start < end <= len(text)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import canon
 from canon.profile import BUILTIN_PROFILES
@@ -55,3 +57,63 @@ def test_the_mark_switch_is_in_the_fingerprint() -> None:
     lemma = BUILTIN_PROFILES["lemma"]
     assert lemma.strip_all_marks and not BUILTIN_PROFILES["raw"].strip_all_marks
     assert lemma.replace(strip_all_marks=False).fingerprint != lemma.fingerprint
+
+
+_INVISIBLE = ["\u034f", "\ufe0f", "\u3164", "\uffa0", "\u115f", "\u1160", "\u200b", "\u00ad"]
+
+
+@pytest.mark.parametrize("char", _INVISIBLE)
+def test_invisible_characters_inside_words_leave_the_tokens(char: str) -> None:
+    altered = _every_word(ORIGINAL, char)
+    assert (
+        canon.canonicalize(altered, "lemma").tokens == canon.canonicalize(ORIGINAL, "lemma").tokens
+    )
+    assert canon.canonicalize(altered, "stem").tokens == canon.canonicalize(ORIGINAL, "stem").tokens
+
+
+@pytest.mark.parametrize("char", _INVISIBLE)
+def test_invisible_characters_around_spaces_leave_the_tokens(char: str) -> None:
+    altered = ORIGINAL.replace(" ", f"{char} {char}{char}")
+    assert (
+        canon.canonicalize(altered, "lemma").tokens == canon.canonicalize(ORIGINAL, "lemma").tokens
+    )
+
+
+_WHITE_SPACE = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+
+
+@pytest.mark.parametrize("space", _WHITE_SPACE, ids=lambda c: f"U+{ord(c):04X}")
+def test_every_white_space_character_is_a_space(space: str) -> None:
+    altered = ORIGINAL.replace(" ", space)
+    assert (
+        canon.canonicalize(altered, "lemma").tokens == canon.canonicalize(ORIGINAL, "lemma").tokens
+    )
+
+
+_WORDS = ORIGINAL.replace(",", "").replace(".", "").split()
+
+
+@given(
+    st.lists(st.sampled_from(_WORDS), min_size=1, max_size=8),
+    st.lists(st.tuples(st.integers(0, 100), st.sampled_from(_INVISIBLE)), max_size=6),
+)
+def test_inserting_ignorables_into_words_never_changes_the_lemma_tokens(
+    chosen: list[str], inserts: list[tuple[int, str]]
+) -> None:
+    words = list(chosen)
+    for at, char in inserts:
+        i = at % len(words)
+        cut = 1 + at % (len(words[i]) - 1) if len(words[i]) > 1 else 1
+        words[i] = words[i][:cut] + char + words[i][cut:]
+    text, altered = " ".join(chosen), " ".join(words)
+    result = canon.canonicalize(altered, "lemma")
+    assert result.tokens == canon.canonicalize(text, "lemma").tokens
+    assert [altered[s:e] for s, e in result.spans] == [
+        w for w, c in zip(words, chosen) if canon.canonicalize(c, "lemma").tokens
+    ]
+
+
+def test_the_invisible_switch_is_in_the_fingerprint() -> None:
+    lemma = BUILTIN_PROFILES["lemma"]
+    assert lemma.drop_ignorables and not BUILTIN_PROFILES["raw"].drop_ignorables
+    assert lemma.replace(drop_ignorables=False).fingerprint != lemma.fingerprint

@@ -18,8 +18,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+
+import regex
 
 __all__ = ["Normalized", "normalize"]
 
@@ -33,6 +36,11 @@ _STRESS_MARKS = frozenset("\u0300\u0301")
 # With ``all_marks`` every nonspacing mark goes except the two that make й and ё.
 _KEPT_MARKS = {"\u0306": "иИ", "\u0308": "еЕ"}
 _MARK_CATEGORIES = frozenset({"Mn", "Me"})
+# Default_Ignorable_Code_Point (CGJ, variation selectors, Hangul fillers, zero-width and
+# format characters, soft hyphen...): invisible, so copywriters hide them inside words.
+_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+_IGNORABLE_RUN = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Mn}\p{Me}\p{Cf}]+")
+_WORD_CHAR = re.compile(r"[^\W_]")
 
 
 def _is_plain(char: str) -> bool:
@@ -210,14 +218,49 @@ def _checked_build(text: str, form: str, casefold: bool) -> tuple[str, list[_Edi
     return whole, [_Edit(0, len(whole), 0, len(text))]
 
 
+def _ignorable_actions(text: str) -> dict[int, str]:
+    """Each ignorable character's replacement: removed inside a word, a space between words."""
+    actions: dict[int, str] = {}
+    for run in _IGNORABLE_RUN.finditer(text):
+        start, end = run.span()
+        inside = (
+            start > 0
+            and end < len(text)
+            and _WORD_CHAR.match(text, start - 1) is not None
+            and _WORD_CHAR.match(text, end) is not None
+        )
+        for found in _IGNORABLE.finditer(text, start, end):
+            actions[found.start()] = "" if inside else " "
+    return actions
+
+
+def _drop_ignorables(text: str, edits: list[_Edit]) -> tuple[str, list[_Edit]]:
+    """Remove ignorable characters inside words, make them spaces between words."""
+    if _IGNORABLE.search(text) is None:
+        return text, edits
+    actions = _ignorable_actions(text)
+
+    def fix(unit: str, at: int) -> str:
+        return "".join(actions.get(at + i, char) for i, char in enumerate(unit))
+
+    return _edit_units(text, edits, fix)
+
+
 def _strip_edits(text: str, edits: list[_Edit], all_marks: bool) -> tuple[str, list[_Edit]]:
     """Remove marks and format characters; they only ever sit in non-plain units."""
+    return _edit_units(text, edits, lambda unit, _: _strip(unit, all_marks))
+
+
+def _edit_units(
+    text: str, edits: list[_Edit], fix: Callable[[str, int], str]
+) -> tuple[str, list[_Edit]]:
+    """Rewrite each non-plain unit with ``fix(unit, offset)``, keeping the map to the original."""
     pieces: list[str] = []
     stripped: list[_Edit] = []
     pos = shift = 0
     for edit in edits:
         pieces.append(text[pos : edit.norm_start])
-        out = _strip(text[edit.norm_start : edit.norm_end], all_marks)
+        out = fix(text[edit.norm_start : edit.norm_end], edit.norm_start)
         start = edit.norm_start - shift
         stripped.append(_Edit(start, start + len(out), edit.orig_start, edit.orig_end))
         pieces.append(out)
@@ -234,6 +277,7 @@ def normalize(
     casefold: bool = True,
     strip_marks: bool = False,
     all_marks: bool = False,
+    ignorables: bool = False,
     yo_fold: bool = False,
 ) -> Normalized:
     """Normalize ``text`` (Unicode ``form``, then ``casefold``) keeping a map to the original.
@@ -243,18 +287,21 @@ def normalize(
     zero-width space; it never touches letters, so ``й`` stays ``й``.  Marks are removed from
     the decomposed text, so a stress that NFKC composed into a letter (``ѐ``) goes too.
     ``all_marks`` (with ``strip_marks``) removes every nonspacing mark (dot below, macron
-    below, dot above...) except the breve of ``й`` and the diaeresis of ``ё``.  ``yo_fold``
-    writes ``ё`` as ``е``.
+    below, dot above...) except the breve of ``й`` and the diaeresis of ``ё``.
+    ``ignorables`` removes Default_Ignorable_Code_Point characters (CGJ, variation
+    selectors, Hangul fillers, zero-width characters, soft hyphen...) inside a word and makes
+    a run of them between words a space.  ``yo_fold`` writes ``ё`` as ``е``.
     """
-    norm = _normalize(text, form, casefold, strip_marks, all_marks)
+    norm = _normalize(text, form, casefold, (strip_marks, all_marks, ignorables))
     if yo_fold and ("ё" in norm.text or "Ё" in norm.text):
         norm.text = norm.text.replace("ё", "е").replace("Ё", "Е")
     return norm
 
 
 def _normalize(
-    text: str, form: str, casefold: bool, strip_marks: bool, all_marks: bool
+    text: str, form: str, casefold: bool, repairs: tuple[bool, bool, bool]
 ) -> Normalized:
+    strip_marks, all_marks, ignorables = repairs
     if not isinstance(text, str):
         raise TypeError(f"expected text (str), got {type(text).__name__}")
     if form not in ("NFKC", "NFC"):
@@ -270,11 +317,16 @@ def _normalize(
         out, edits = _build(text, form, casefold, fine=True)
     else:
         out, edits = _checked_build(text, form, casefold)
+    was_nfc = (strip_marks or ignorables) and unicodedata.is_normalized("NFC", out)
+    if ignorables:
+        out, edits = _drop_ignorables(out, edits)
     if strip_marks:
         out, edits = _strip_edits(out, edits, all_marks)
-        if not unicodedata.is_normalized("NFC", out):
-            # A removed mark let two units compose (Hangul jamo): one unit, still exact.
-            out = unicodedata.normalize("NFC", out)
-            edits = [_Edit(0, len(out), 0, len(text))]
+    if was_nfc and not unicodedata.is_normalized("NFC", out):
+        # A removed character let two units compose (a letter and a mark that a CGJ kept
+        # apart, Hangul jamo): one unit, still exact.
+        out = unicodedata.normalize("NFC", out)
+        edits = [_Edit(0, len(out), 0, len(text))]
+    if strip_marks:
         out = _strip_precomposed(out, all_marks)
     return Normalized(text, out, edits)

@@ -18,7 +18,14 @@ from .profile import Profile, get_profile
 from .text import lemmatize
 from .text.lemmatize import base_forms, parts_of_speech
 from .text.normalize import Normalized, normalize
-from .text.tokenize import Fold, fold_confusables, has_mixed_words, word_spans, words
+from .text.tokenize import (
+    Fold,
+    fold_confusables,
+    fold_short_words,
+    has_mixed_words,
+    word_spans,
+    words,
+)
 from .text.wordlists import NEGATION_LIST, list_words, read_synonyms
 
 __all__ = ["Canonical", "Fragment", "canonicalize"]
@@ -54,7 +61,7 @@ class Canonical:
     def spans(self) -> tuple[tuple[int, int], ...]:
         """``(start, end)`` of each token's source in ``text``."""
         norm = _normalized(self.text, self.profile)
-        surface = words(norm, keep_hyphens=self.profile.keep_hyphens)
+        surface = _surface(norm, self.profile)
         spans = word_spans(norm, keep_hyphens=self.profile.keep_hyphens)
         if _is_identity(self.profile):
             return tuple(spans)
@@ -104,6 +111,15 @@ def _normalized(text: str, profile: Profile) -> Normalized:
     )
 
 
+def _surface(norm: Normalized, profile: Profile) -> list[str]:
+    """The words of a text, short words in look-alike letters folded when the profile says."""
+    surface = words(norm, keep_hyphens=profile.keep_hyphens)
+    if profile.fold_confusables and profile.fold_all_lookalikes:
+        for i, folded in fold_short_words(norm.text, surface).items():
+            surface[i] = folded
+    return surface
+
+
 def _is_identity(profile: Profile) -> bool:
     """True when every word stays as tokenized (the ``raw`` rules)."""
     return not (
@@ -119,7 +135,8 @@ def _is_identity(profile: Profile) -> bool:
 def _base(forms: list[str], profile: Profile) -> tuple[list[str], list[str]]:
     """Words folded, and then lemmatized or stemmed: their forms before the word lists apply."""
     if profile.fold_confusables:
-        forms = [fold_confusables(f) for f in forms]
+        wide = profile.fold_all_lookalikes
+        forms = [fold_confusables(f, wide=wide) for f in forms]
     if profile.morphology == "none":
         return forms, forms
     return forms, base_forms(forms, profile.morphology, profile.yo_fold)
@@ -183,17 +200,19 @@ def _table(profile: Profile, surface: list[str]) -> dict[str, str]:
 def _look_alike_folds(
     text: str, norm: Normalized, surface: list[str], profile: Profile
 ) -> tuple[Fold, ...]:
-    if not has_mixed_words(norm.text):
+    wide = profile.fold_all_lookalikes
+    short = fold_short_words(norm.text, words(norm, keep_hyphens=profile.keep_hyphens))
+    if not short and not has_mixed_words(norm.text, wide=wide):
         return ()
-    folded = {f: fold_confusables(f) for f in set(surface) if not f.isascii()}
+    folded = {f: fold_confusables(f, wide=wide) for f in set(surface) if not f.isascii()}
     changed = {f for f, new in folded.items() if new != f}
-    if not changed:
+    if not changed and not (wide and short):
         return ()
     spans = word_spans(norm, keep_hyphens=profile.keep_hyphens)
     return tuple(
-        Fold(start, end, text[start:end], folded[form])
-        for form, (start, end) in zip(surface, spans)
-        if form in changed
+        Fold(start, end, text[start:end], short.get(i) or folded[form])
+        for i, (form, (start, end)) in enumerate(zip(surface, spans))
+        if form in changed or (wide and i in short)
     )
 
 
@@ -201,7 +220,7 @@ def canonicalize(text: str, profile: str | Profile = "lemma") -> Canonical:
     """The canonical tokens of ``text`` under ``profile`` (a built-in name or a Profile)."""
     profile = get_profile(profile)
     norm = _normalized(text, profile)
-    surface = words(norm, keep_hyphens=profile.keep_hyphens)
+    surface = _surface(norm, profile)
     if _is_identity(profile):
         return Canonical(tuple(surface), profile, text=text)
     table = _table(profile, surface)

@@ -50,6 +50,9 @@ class Profile:
       run of them between words is a space; reported as ``invisible`` tricks.
     - ``fold_confusables``: a word mixing Cyrillic with Latin look-alike letters (``сoбака``
       with a Latin ``o``) is written in Cyrillic; each fold is reported.
+    - ``fold_all_lookalikes``: with ``fold_confusables``, Greek letters (``ο α ε ρ κ χ τ``...)
+      and Latin small capitals with Cyrillic twins are folded too, and a short word typed in
+      look-alike letters only (Latin ``c`` for ``с``) is folded next to Cyrillic words.
     - ``morphology``: ``"none"``, ``"lemma"`` (pymorphy3 normal forms) or ``"stem"`` (Snowball).
     - ``stopwords``: word lists (built-in names, ``nltk:russian``, or file paths) whose words
       are dropped, matched after the same normalization as the text.
@@ -70,6 +73,7 @@ class Profile:
     strip_all_marks: bool = False
     drop_ignorables: bool = False
     fold_confusables: bool = False
+    fold_all_lookalikes: bool = False
     morphology: Morphology = "none"
     stopwords: tuple[str, ...] = ()
     keep_negation: bool = True
@@ -155,6 +159,7 @@ _LEMMA_RULES: dict[str, object] = {
     "strip_all_marks": True,
     "drop_ignorables": True,
     "fold_confusables": True,
+    "fold_all_lookalikes": True,
     "stopwords": ("ru", "en"),
     "keep_negation": True,
 }

@@ -117,3 +117,68 @@ def test_the_invisible_switch_is_in_the_fingerprint() -> None:
     lemma = BUILTIN_PROFILES["lemma"]
     assert lemma.drop_ignorables and not BUILTIN_PROFILES["raw"].drop_ignorables
     assert lemma.replace(drop_ignorables=False).fingerprint != lemma.fingerprint
+
+
+_GREEK = str.maketrans("оаеркхтОАЕРКХТВНМ", "οαερκχτΟΑΕΡΚΧΤΒΗΜ")
+
+
+@pytest.mark.parametrize("profile", ["lemma", "stem"])
+def test_greek_look_alikes_leave_the_tokens(profile: str) -> None:
+    altered = ORIGINAL.translate(_GREEK)
+    assert altered != ORIGINAL
+    assert (
+        canon.canonicalize(altered, profile).tokens == canon.canonicalize(ORIGINAL, profile).tokens
+    )
+
+
+def test_greek_folds_are_reported_with_their_spans() -> None:
+    altered = "Мы видели сοбακу"
+    result = canon.canonicalize(altered, "lemma")
+    assert result.tokens == ("видеть", "собака")
+    assert [(f.start, f.end, f.original, f.folded) for f in result.folds] == [
+        (10, 16, "сοбακу", "собаку")
+    ]
+
+
+def test_small_capitals_fold() -> None:
+    assert canon.canonicalize("ᴍы шли ʙместе", "lemma").tokens == ("идти", "вместе")
+
+
+@pytest.mark.parametrize(
+    ("word", "cyrillic"), [("c", "с"), ("o", "о"), ("a", "а"), ("y", "у"), ("k", "к"), ("B", "в")]
+)
+def test_short_words_in_latin_letters_fold_in_cyrillic_text(word: str, cyrillic: str) -> None:
+    original = f"Вчера мы пришли {cyrillic} друзьями домой"
+    altered = f"Вчера мы пришли {word} друзьями домой"
+    for profile in ("lemma", "stem"):
+        result = canon.canonicalize(altered, profile)
+        assert result.tokens == canon.canonicalize(original, profile).tokens
+        assert len(result.spans) == len(result.tokens)
+    folds = canon.canonicalize(altered, "lemma").folds
+    assert [(f.original, f.folded) for f in folds] == [(word, cyrillic.lower())]
+
+
+def test_short_latin_words_among_latin_words_stay() -> None:
+    assert canon.canonicalize("vitamin c", "lemma").tokens == ("vitamin", "c")
+    assert canon.canonicalize("a c b", "lemma").folds == ()
+
+
+def test_look_alike_letters_all_over_leave_the_tokens() -> None:
+    latin = str.maketrans("сoaeyк", "coaeyk")
+    altered = " ".join(w.translate(latin) if len(w) == 1 else w for w in ORIGINAL.split(" "))
+    assert (
+        canon.canonicalize(altered, "lemma").tokens == canon.canonicalize(ORIGINAL, "lemma").tokens
+    )
+
+
+def test_raw_keeps_greek_letters() -> None:
+    altered = ORIGINAL.translate(_GREEK)
+    assert canon.canonicalize(altered, "raw").tokens != canon.canonicalize(ORIGINAL, "raw").tokens
+
+
+def test_the_look_alike_switch_is_in_the_fingerprint() -> None:
+    lemma = BUILTIN_PROFILES["lemma"]
+    assert lemma.fold_all_lookalikes and not BUILTIN_PROFILES["raw"].fold_all_lookalikes
+    assert lemma.replace(fold_all_lookalikes=False).fingerprint != lemma.fingerprint
+    narrow = lemma.replace(fold_all_lookalikes=False)
+    assert canon.canonicalize("сοбακа", narrow).tokens != ("собака",)

@@ -26,6 +26,7 @@ from .text.tokenize import (
     word_spans,
     words,
 )
+from .text.tricks import Trick, find_tricks
 from .text.wordlists import NEGATION_LIST, list_words, read_synonyms
 
 __all__ = ["Canonical", "Fragment", "canonicalize"]
@@ -48,7 +49,8 @@ class Canonical:
     ``tokens[i]`` is the canonical word (lemma, stem or normalized form) whose source is
     ``text[spans[i][0]:spans[i][1]]`` in the text the user gave.  ``folds`` lists the words
     written with Latin look-alike letters that were folded to Cyrillic, and ``dropped`` counts
-    the words removed as stop words.
+    the words removed as stop words.  ``tricks`` lists every repair (look-alike letters,
+    marks, invisible characters) with its place in the text.
     """
 
     tokens: tuple[str, ...]
@@ -61,12 +63,29 @@ class Canonical:
     def spans(self) -> tuple[tuple[int, int], ...]:
         """``(start, end)`` of each token's source in ``text``."""
         norm = _normalized(self.text, self.profile)
-        surface = _surface(norm, self.profile)
+        surface = _surface(norm, self.profile)[0]
         spans = word_spans(norm, keep_hyphens=self.profile.keep_hyphens)
         if _is_identity(self.profile):
             return tuple(spans)
         table = _table(self.profile, surface)
         return tuple(span for form, span in zip(surface, spans) if table[form])
+
+    @cached_property
+    def tricks(self) -> tuple[Trick, ...]:
+        """Every repair the rules made in ``text`` (look-alike letters, marks, invisible
+        characters), with its place in ``text``, in text order."""
+        profile = self.profile
+        if not (profile.strip_all_marks or profile.drop_ignorables or self.folds):
+            return ()
+        norm = _normalized(self.text, profile)
+        spans = word_spans(norm, keep_hyphens=profile.keep_hyphens)
+        return find_tricks(
+            self.text,
+            spans,
+            self.folds,
+            marks=profile.strip_marks and profile.strip_all_marks,
+            invisible=profile.drop_ignorables,
+        )
 
     @property
     def fingerprint(self) -> str:
@@ -96,6 +115,7 @@ class Canonical:
             "spans": [list(s) for s in self.spans],
             "dropped": self.dropped,
             "folds": [f.to_dict() for f in self.folds],
+            "tricks": [t.to_dict() for t in self.tricks],
         }
 
 
@@ -111,13 +131,16 @@ def _normalized(text: str, profile: Profile) -> Normalized:
     )
 
 
-def _surface(norm: Normalized, profile: Profile) -> list[str]:
-    """The words of a text, short words in look-alike letters folded when the profile says."""
+def _surface(norm: Normalized, profile: Profile) -> tuple[list[str], dict[int, str]]:
+    """The words of a text, short words in look-alike letters folded when the profile says
+    (and those folds, by word index)."""
     surface = words(norm, keep_hyphens=profile.keep_hyphens)
-    if profile.fold_confusables and profile.fold_all_lookalikes:
-        for i, folded in fold_short_words(norm.text, surface).items():
-            surface[i] = folded
-    return surface
+    if not (profile.fold_confusables and profile.fold_all_lookalikes):
+        return surface, {}
+    short = fold_short_words(norm.text, surface)
+    for i, folded in short.items():
+        surface[i] = folded
+    return surface, short
 
 
 def _is_identity(profile: Profile) -> bool:
@@ -198,10 +221,9 @@ def _table(profile: Profile, surface: list[str]) -> dict[str, str]:
 
 
 def _look_alike_folds(
-    text: str, norm: Normalized, surface: list[str], profile: Profile
+    text: str, norm: Normalized, surface: list[str], short: dict[int, str], profile: Profile
 ) -> tuple[Fold, ...]:
     wide = profile.fold_all_lookalikes
-    short = fold_short_words(norm.text, words(norm, keep_hyphens=profile.keep_hyphens))
     if not short and not has_mixed_words(norm.text, wide=wide):
         return ()
     folded = {f: fold_confusables(f, wide=wide) for f in set(surface) if not f.isascii()}
@@ -220,10 +242,12 @@ def canonicalize(text: str, profile: str | Profile = "lemma") -> Canonical:
     """The canonical tokens of ``text`` under ``profile`` (a built-in name or a Profile)."""
     profile = get_profile(profile)
     norm = _normalized(text, profile)
-    surface = _surface(norm, profile)
+    surface, short = _surface(norm, profile)
     if _is_identity(profile):
         return Canonical(tuple(surface), profile, text=text)
     table = _table(profile, surface)
     tokens = [form for form in map(table.__getitem__, surface) if form]
-    folds = _look_alike_folds(text, norm, surface, profile) if profile.fold_confusables else ()
+    folds = (
+        _look_alike_folds(text, norm, surface, short, profile) if profile.fold_confusables else ()
+    )
     return Canonical(tuple(tokens), profile, folds, len(surface) - len(tokens), text)

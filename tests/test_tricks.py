@@ -182,3 +182,55 @@ def test_the_look_alike_switch_is_in_the_fingerprint() -> None:
     assert lemma.replace(fold_all_lookalikes=False).fingerprint != lemma.fingerprint
     narrow = lemma.replace(fold_all_lookalikes=False)
     assert canon.canonicalize("сοбακа", narrow).tokens != ("собака",)
+
+
+def test_every_repair_is_reported_as_a_trick() -> None:
+    text = "Мы ви\u0323дели со\u200bбаку, \u3164 сοбακу и мѐл c мелом"
+    result = canon.canonicalize(text, "lemma")
+    got = [(t.kind, t.start, t.end, t.original, t.repaired) for t in result.tricks]
+    assert got == [
+        ("mark", 3, 10, "ви\u0323дели", "видели"),
+        ("invisible", 11, 18, "со\u200bбаку", "собаку"),
+        ("invisible", 20, 21, "\u3164", " "),
+        ("lookalike", 22, 28, "сοбακу", "собаку"),
+        ("mark", 31, 34, "мѐл", "мел"),
+        ("lookalike", 35, 36, "c", "с"),
+    ]
+    for trick in result.tricks:
+        assert text[trick.start : trick.end] == trick.original
+    assert result.to_dict()["tricks"][0] == {
+        "kind": "mark",
+        "start": 3,
+        "end": 10,
+        "original": "ви\u0323дели",
+        "repaired": "видели",
+    }
+    # the Latin look-alikes are still folds too
+    assert [(f.original, f.folded) for f in result.folds] == [("сοбακу", "собаку"), ("c", "с")]
+
+
+def test_a_clean_text_and_raw_have_no_tricks() -> None:
+    assert canon.canonicalize(ORIGINAL, "lemma").tricks == ()
+    assert canon.canonicalize(ORIGINAL, "lemma").to_dict()["tricks"] == []
+    altered = _every_word(ORIGINAL, "\u0323")
+    assert canon.canonicalize(altered, "raw").tricks == ()
+
+
+def test_a_breve_of_yi_and_a_diaeresis_of_yo_are_no_tricks() -> None:
+    assert canon.canonicalize("мои\u0306 е\u0308ж", "lemma").tricks == ()
+
+
+@given(
+    st.lists(st.sampled_from(_WORDS), min_size=1, max_size=6),
+    st.lists(st.tuples(st.integers(0, 100), st.sampled_from([*_INVISIBLE, "\u0323"])), max_size=4),
+)
+def test_tricks_lie_in_the_text(chosen: list[str], inserts: list[tuple[int, str]]) -> None:
+    words = list(chosen)
+    for at, char in inserts:
+        i = at % len(words)
+        words[i] = words[i][:1] + char + words[i][1:]
+    altered = " ".join(words)
+    tricks = canon.canonicalize(altered, "lemma").tricks
+    assert bool(tricks) == bool(inserts)
+    for trick in tricks:
+        assert altered[trick.start : trick.end] == trick.original != trick.repaired

@@ -24,7 +24,7 @@ from functools import cache
 
 import regex
 
-__all__ = ["Normalized", "normalize"]
+__all__ = ["IGNORABLE", "Normalized", "drop_marks", "normalize"]
 
 # Blocks in which no starter composes with a preceding starter (unlike Hangul or some Indic
 # vowel signs), so a run of plain characters from them never interacts with its neighbours.
@@ -38,7 +38,7 @@ _KEPT_MARKS = {"\u0306": "иИ", "\u0308": "еЕ"}
 _MARK_CATEGORIES = frozenset({"Mn", "Me"})
 # Default_Ignorable_Code_Point (CGJ, variation selectors, Hangul fillers, zero-width and
 # format characters, soft hyphen...): invisible, so copywriters hide them inside words.
-_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 _IGNORABLE_RUN = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Mn}\p{Me}\p{Cf}]+")
 _WORD_CHAR = re.compile(r"[^\W_]")
 
@@ -74,7 +74,7 @@ def _risky() -> re.Pattern[str]:
     return re.compile(f"[^{''.join(re.escape(c) for c in safe)}]")
 
 
-def _drop_marks(text: str, all_marks: bool) -> str:
+def drop_marks(text: str, all_marks: bool) -> str:
     """Decompose, remove stress marks (or every mark but й's and ё's), recompose."""
     out: list[str] = []
     base = ""
@@ -97,7 +97,7 @@ def _drop_marks(text: str, all_marks: bool) -> str:
 def _strip(text: str, all_marks: bool) -> str:
     if text.isascii():
         return text
-    text = _drop_marks(text, all_marks)
+    text = drop_marks(text, all_marks)
     return "".join(c for c in text if unicodedata.category(c) != "Cf")
 
 
@@ -110,7 +110,7 @@ def _precomposed(all_marks: bool) -> tuple[re.Pattern[str], dict[int, str]]:
             char = chr(code)
             if not _is_plain(char) or unicodedata.normalize("NFD", char) == char:
                 continue
-            bare = _drop_marks(char, all_marks)
+            bare = drop_marks(char, all_marks)
             if bare != char and len(bare) == 1:
                 table[code] = bare
     klass = "".join(re.escape(chr(c)) for c in table)
@@ -229,14 +229,14 @@ def _ignorable_actions(text: str) -> dict[int, str]:
             and _WORD_CHAR.match(text, start - 1) is not None
             and _WORD_CHAR.match(text, end) is not None
         )
-        for found in _IGNORABLE.finditer(text, start, end):
+        for found in IGNORABLE.finditer(text, start, end):
             actions[found.start()] = "" if inside else " "
     return actions
 
 
 def _drop_ignorables(text: str, edits: list[_Edit]) -> tuple[str, list[_Edit]]:
     """Remove ignorable characters inside words, make them spaces between words."""
-    if _IGNORABLE.search(text) is None:
+    if IGNORABLE.search(text) is None:
         return text, edits
     actions = _ignorable_actions(text)
 

@@ -54,10 +54,14 @@ def _is_plain(char: str) -> bool:
 
 
 @cache
-def _non_plain_runs(form: str) -> re.Pattern[str]:
+def _non_plain_runs(form: str, marks: int = 0) -> re.Pattern[str]:
+    """Runs of characters that need unit-by-unit work; with ``marks`` (1: stress marks, 2: all
+    marks) letters that carry a mark to remove (``ѐ``, ``á``) are among them."""
     plain = [chr(c) for lo, hi in _PLAIN_BLOCKS for c in range(lo, hi + 1) if _is_plain(chr(c))]
     if form != "NFKC":
         plain = [c for c in plain if unicodedata.normalize(form, c) == c]
+    if marks:
+        plain = [c for c in plain if drop_marks(c, marks == 2) == c]
     klass = "".join(re.escape(c) for c in plain)
     return re.compile(f"[^{klass}]+")
 
@@ -99,28 +103,6 @@ def _strip(text: str, all_marks: bool) -> str:
         return text
     text = drop_marks(text, all_marks)
     return "".join(c for c in text if unicodedata.category(c) != "Cf")
-
-
-@cache
-def _precomposed(all_marks: bool) -> tuple[re.Pattern[str], dict[int, str]]:
-    """Plain letters that carry a removed mark (``ѐ``, ``á``), each to its letter without it."""
-    table: dict[int, str] = {}
-    for lo, hi in _PLAIN_BLOCKS:
-        for code in range(lo, hi + 1):
-            char = chr(code)
-            if not _is_plain(char) or unicodedata.normalize("NFD", char) == char:
-                continue
-            bare = drop_marks(char, all_marks)
-            if bare != char and len(bare) == 1:
-                table[code] = bare
-    klass = "".join(re.escape(chr(c)) for c in table)
-    return re.compile(f"[{klass}]"), table
-
-
-def _strip_precomposed(text: str, all_marks: bool) -> str:
-    """One letter for one letter, so every offset holds."""
-    pattern, table = _precomposed(all_marks)
-    return text.translate(table) if pattern.search(text) else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,12 +164,14 @@ def _groups(segment: str) -> list[str]:
     return groups
 
 
-def _build(text: str, form: str, casefold: bool, fine: bool) -> tuple[str, list[_Edit]]:
+def _build(
+    text: str, form: str, casefold: bool, fine: bool, marks: int = 0
+) -> tuple[str, list[_Edit]]:
     """Normalize unit by unit; ``fine`` splits non-plain runs at starters."""
     pieces: list[str] = []
     edits: list[_Edit] = []
     pos = npos = 0
-    for match in _non_plain_runs(form).finditer(text):
+    for match in _non_plain_runs(form, marks).finditer(text):
         start, end = match.span()
         if start > pos:  # the plain character before a run may compose with it
             start -= 1
@@ -207,11 +191,11 @@ def _build(text: str, form: str, casefold: bool, fine: bool) -> tuple[str, list[
     return "".join(pieces), edits
 
 
-def _checked_build(text: str, form: str, casefold: bool) -> tuple[str, list[_Edit]]:
+def _checked_build(text: str, form: str, casefold: bool, marks: int = 0) -> tuple[str, list[_Edit]]:
     """Unit by unit where that gives the whole-text normalization, coarser units where not."""
     whole = _apply(text, form, casefold)
     for fine in (True, False):
-        out, edits = _build(text, form, casefold, fine)
+        out, edits = _build(text, form, casefold, fine, marks)
         if out == whole:
             return out, edits
     # Units interact (e.g. Hangul jamo): one unit, still exactly the reference text.
@@ -306,17 +290,15 @@ def _normalize(
         raise TypeError(f"expected text (str), got {type(text).__name__}")
     if form not in ("NFKC", "NFC"):
         raise ValueError(f"unknown Unicode form {form!r}: use NFKC or NFC")
-    if _non_plain_runs(form).search(text) is None:
-        out = text.casefold() if casefold else text
-        if strip_marks:
-            out = _strip_precomposed(out, all_marks)
-        return Normalized(text, out, [])
+    marks = (2 if all_marks else 1) if strip_marks else 0
+    if _non_plain_runs(form, marks).search(text) is None:
+        return Normalized(text, text.casefold() if casefold else text, [])
     if _risky().search(text) is None:
         # Only starters of the plain blocks (``…``, no-break spaces, ``№``...): no two of them
         # compose, so unit-by-unit normalization is the whole-text normalization.
-        out, edits = _build(text, form, casefold, fine=True)
+        out, edits = _build(text, form, casefold, fine=True, marks=marks)
     else:
-        out, edits = _checked_build(text, form, casefold)
+        out, edits = _checked_build(text, form, casefold, marks)
     was_nfc = (strip_marks or ignorables) and unicodedata.is_normalized("NFC", out)
     if ignorables:
         out, edits = _drop_ignorables(out, edits)
@@ -327,6 +309,4 @@ def _normalize(
         # apart, Hangul jamo): one unit, still exact.
         out = unicodedata.normalize("NFC", out)
         edits = [_Edit(0, len(out), 0, len(text))]
-    if strip_marks:
-        out = _strip_precomposed(out, all_marks)
     return Normalized(text, out, edits)

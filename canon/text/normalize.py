@@ -20,7 +20,7 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import regex
 
@@ -98,7 +98,9 @@ def drop_marks(text: str, all_marks: bool) -> str:
     return unicodedata.normalize("NFC", "".join(out))
 
 
+@lru_cache(maxsize=4096)
 def _strip(text: str, all_marks: bool) -> str:
+    """A unit without its marks and format characters (units repeat: ``…``, ``«``)."""
     if text.isascii():
         return text
     text = drop_marks(text, all_marks)
@@ -299,12 +301,17 @@ def _normalize(
         out, edits = _build(text, form, casefold, fine=True, marks=marks)
     else:
         out, edits = _checked_build(text, form, casefold, marks)
-    was_nfc = (strip_marks or ignorables) and unicodedata.is_normalized("NFC", out)
+    before = out
     if ignorables:
         out, edits = _drop_ignorables(out, edits)
     if strip_marks:
         out, edits = _strip_edits(out, edits, all_marks)
-    if was_nfc and not unicodedata.is_normalized("NFC", out):
+    removed = len(out) != len(before)  # only a removal can let neighbours compose
+    if (
+        removed
+        and unicodedata.is_normalized("NFC", before)
+        and not unicodedata.is_normalized("NFC", out)
+    ):
         # A removed character let two units compose (a letter and a mark that a CGJ kept
         # apart, Hangul jamo): one unit, still exact.
         out = unicodedata.normalize("NFC", out)

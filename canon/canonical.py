@@ -18,7 +18,15 @@ from .profile import Profile, get_profile
 from .text import lemmatize
 from .text.lemmatize import base_forms, parts_of_speech
 from .text.normalize import Normalized, normalize
-from .text.tokenize import Fold, fold_confusables, has_mixed_words, word_spans, words
+from .text.tokenize import (
+    Fold,
+    fold_confusables,
+    fold_short_words,
+    has_mixed_words,
+    word_spans,
+    words,
+)
+from .text.tricks import Trick, find_tricks
 from .text.wordlists import NEGATION_LIST, list_words, read_synonyms
 
 __all__ = ["Canonical", "Fragment", "canonicalize"]
@@ -41,7 +49,8 @@ class Canonical:
     ``tokens[i]`` is the canonical word (lemma, stem or normalized form) whose source is
     ``text[spans[i][0]:spans[i][1]]`` in the text the user gave.  ``folds`` lists the words
     written with Latin look-alike letters that were folded to Cyrillic, and ``dropped`` counts
-    the words removed as stop words.
+    the words removed as stop words.  ``tricks`` lists every repair (look-alike letters,
+    marks, invisible characters) with its place in the text.
     """
 
     tokens: tuple[str, ...]
@@ -54,12 +63,29 @@ class Canonical:
     def spans(self) -> tuple[tuple[int, int], ...]:
         """``(start, end)`` of each token's source in ``text``."""
         norm = _normalized(self.text, self.profile)
-        surface = words(norm, keep_hyphens=self.profile.keep_hyphens)
+        surface = _surface(norm, self.profile)[0]
         spans = word_spans(norm, keep_hyphens=self.profile.keep_hyphens)
         if _is_identity(self.profile):
             return tuple(spans)
         table = _table(self.profile, surface)
         return tuple(span for form, span in zip(surface, spans) if table[form])
+
+    @cached_property
+    def tricks(self) -> tuple[Trick, ...]:
+        """Every repair the rules made in ``text`` (look-alike letters, marks, invisible
+        characters), with its place in ``text``, in text order."""
+        profile = self.profile
+        if not (profile.strip_all_marks or profile.drop_ignorables or self.folds):
+            return ()
+        norm = _normalized(self.text, profile)
+        spans = word_spans(norm, keep_hyphens=profile.keep_hyphens)
+        return find_tricks(
+            self.text,
+            spans,
+            self.folds,
+            marks=profile.strip_marks and profile.strip_all_marks,
+            invisible=profile.drop_ignorables,
+        )
 
     @property
     def fingerprint(self) -> str:
@@ -89,6 +115,7 @@ class Canonical:
             "spans": [list(s) for s in self.spans],
             "dropped": self.dropped,
             "folds": [f.to_dict() for f in self.folds],
+            "tricks": [t.to_dict() for t in self.tricks],
         }
 
 
@@ -98,8 +125,22 @@ def _normalized(text: str, profile: Profile) -> Normalized:
         form=profile.unicode_form,
         casefold=profile.casefold,
         strip_marks=profile.strip_marks,
+        all_marks=profile.strip_all_marks,
+        ignorables=profile.drop_ignorables,
         yo_fold=profile.yo_fold,
     )
+
+
+def _surface(norm: Normalized, profile: Profile) -> tuple[list[str], dict[int, str]]:
+    """The words of a text, short words in look-alike letters folded when the profile says
+    (and those folds, by word index)."""
+    surface = words(norm, keep_hyphens=profile.keep_hyphens)
+    if not (profile.fold_confusables and profile.fold_all_lookalikes):
+        return surface, {}
+    short = fold_short_words(norm.text, surface)
+    for i, folded in short.items():
+        surface[i] = folded
+    return surface, short
 
 
 def _is_identity(profile: Profile) -> bool:
@@ -117,7 +158,8 @@ def _is_identity(profile: Profile) -> bool:
 def _base(forms: list[str], profile: Profile) -> tuple[list[str], list[str]]:
     """Words folded, and then lemmatized or stemmed: their forms before the word lists apply."""
     if profile.fold_confusables:
-        forms = [fold_confusables(f) for f in forms]
+        wide = profile.fold_all_lookalikes
+        forms = [fold_confusables(f, wide=wide) for f in forms]
     if profile.morphology == "none":
         return forms, forms
     return forms, base_forms(forms, profile.morphology, profile.yo_fold)
@@ -179,19 +221,20 @@ def _table(profile: Profile, surface: list[str]) -> dict[str, str]:
 
 
 def _look_alike_folds(
-    text: str, norm: Normalized, surface: list[str], profile: Profile
+    text: str, norm: Normalized, surface: list[str], short: dict[int, str], profile: Profile
 ) -> tuple[Fold, ...]:
-    if not has_mixed_words(norm.text):
+    wide = profile.fold_all_lookalikes
+    if not short and not has_mixed_words(norm.text, wide=wide):
         return ()
-    folded = {f: fold_confusables(f) for f in set(surface) if not f.isascii()}
+    folded = {f: fold_confusables(f, wide=wide) for f in set(surface) if not f.isascii()}
     changed = {f for f, new in folded.items() if new != f}
-    if not changed:
+    if not changed and not (wide and short):
         return ()
     spans = word_spans(norm, keep_hyphens=profile.keep_hyphens)
     return tuple(
-        Fold(start, end, text[start:end], folded[form])
-        for form, (start, end) in zip(surface, spans)
-        if form in changed
+        Fold(start, end, text[start:end], short.get(i) or folded[form])
+        for i, (form, (start, end)) in enumerate(zip(surface, spans))
+        if form in changed or (wide and i in short)
     )
 
 
@@ -199,10 +242,12 @@ def canonicalize(text: str, profile: str | Profile = "lemma") -> Canonical:
     """The canonical tokens of ``text`` under ``profile`` (a built-in name or a Profile)."""
     profile = get_profile(profile)
     norm = _normalized(text, profile)
-    surface = words(norm, keep_hyphens=profile.keep_hyphens)
+    surface, short = _surface(norm, profile)
     if _is_identity(profile):
         return Canonical(tuple(surface), profile, text=text)
     table = _table(profile, surface)
     tokens = [form for form in map(table.__getitem__, surface) if form]
-    folds = _look_alike_folds(text, norm, surface, profile) if profile.fold_confusables else ()
+    folds = (
+        _look_alike_folds(text, norm, surface, short, profile) if profile.fold_confusables else ()
+    )
     return Canonical(tuple(tokens), profile, folds, len(surface) - len(tokens), text)

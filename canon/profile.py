@@ -22,7 +22,7 @@ from .text.wordlists import list_words, read_synonyms, resolve_list
 __all__ = ["BUILTIN_PROFILES", "CANONICAL_FORM_VERSION", "Profile", "get_profile"]
 
 # Bumped whenever the code changes what a profile produces, so stored fingerprints change too.
-CANONICAL_FORM_VERSION = 1
+CANONICAL_FORM_VERSION = 2
 
 Morphology = Literal["none", "lemma", "stem"]
 _POS_TAGS = frozenset(
@@ -41,8 +41,18 @@ class Profile:
       splits words, as the reference does.
     - ``strip_marks``: remove stress accents and invisible format characters (soft hyphen,
       zero-width space) that can hide inside words; letters such as ``й`` are never touched.
+      A stress that NFKC composed into a letter (``ѐ``) is removed too.
+    - ``strip_all_marks``: with ``strip_marks``, every nonspacing combining mark is removed
+      (dot below, macron below, dot above...), except the breve of ``й`` and the diaeresis of
+      ``ё``; each removal is reported as a ``mark`` trick.
+    - ``drop_ignorables``: Default_Ignorable_Code_Point characters (CGJ, variation selectors,
+      Hangul fillers, zero-width characters, soft hyphen...) are removed inside a word, and a
+      run of them between words is a space; reported as ``invisible`` tricks.
     - ``fold_confusables``: a word mixing Cyrillic with Latin look-alike letters (``сoбака``
       with a Latin ``o``) is written in Cyrillic; each fold is reported.
+    - ``fold_all_lookalikes``: with ``fold_confusables``, Greek letters (``ο α ε ρ κ χ τ``...)
+      and Latin small capitals with Cyrillic twins are folded too, and a short word typed in
+      look-alike letters only (Latin ``c`` for ``с``) is folded next to Cyrillic words.
     - ``morphology``: ``"none"``, ``"lemma"`` (pymorphy3 normal forms) or ``"stem"`` (Snowball).
     - ``stopwords``: word lists (built-in names, ``nltk:russian``, or file paths) whose words
       are dropped, matched after the same normalization as the text.
@@ -60,7 +70,10 @@ class Profile:
     yo_fold: bool = False
     keep_hyphens: bool = False
     strip_marks: bool = False
+    strip_all_marks: bool = False
+    drop_ignorables: bool = False
     fold_confusables: bool = False
+    fold_all_lookalikes: bool = False
     morphology: Morphology = "none"
     stopwords: tuple[str, ...] = ()
     keep_negation: bool = True
@@ -143,7 +156,10 @@ _LEMMA_RULES: dict[str, object] = {
     "yo_fold": True,
     "keep_hyphens": True,
     "strip_marks": True,
+    "strip_all_marks": True,
+    "drop_ignorables": True,
     "fold_confusables": True,
+    "fold_all_lookalikes": True,
     "stopwords": ("ru", "en"),
     "keep_negation": True,
 }

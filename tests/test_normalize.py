@@ -6,6 +6,7 @@ import time
 import unicodedata
 
 import pytest
+import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -136,10 +137,10 @@ def test_strip_marks_removes_stress_and_invisible_characters_only() -> None:
 @given(texts)
 def test_strip_marks_equals_the_reference_with_marks_removed(text: str) -> None:
     norm = normalize(text, strip_marks=True)
-    removed = "".join(
-        c for c in _reference(text) if c not in "\u0300\u0301" and unicodedata.category(c) != "Cf"
-    )
-    assert norm.text == removed
+    decomposed = unicodedata.normalize("NFD", _reference(text))
+    # what the removed characters kept apart composes (е, zero-width space, breve → ӗ)
+    kept = (c for c in decomposed if c not in "\u0300\u0301" and unicodedata.category(c) != "Cf")
+    assert norm.text == unicodedata.normalize("NFC", "".join(kept))
     for start, end in _char_spans(norm):
         assert 0 <= start < end <= len(text)
 
@@ -152,10 +153,6 @@ def test_yo_fold() -> None:
     assert normalize("е\u0308ж", yo_fold=True).text == "еж"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="with casefold off, Ё is folded only when the text also holds a lowercase ё",
-)
 def test_yo_fold_of_a_capital_yo_alone() -> None:
     assert normalize("Ёж", casefold=False, yo_fold=True).text == "Еж"
 
@@ -167,12 +164,65 @@ def test_bad_arguments() -> None:
         normalize("текст", form="NFD")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="NFKC composes е/и with a grave stress mark into ѐ/ѝ before the marks are stripped",
-)
 def test_strip_marks_removes_a_grave_stress_on_e_and_i() -> None:
     assert normalize("ме\u0300л и\u0300х", strip_marks=True).text == "мел их"
+
+
+def test_strip_marks_removes_a_stress_typed_as_one_letter() -> None:
+    assert normalize("мѐл ѝх", strip_marks=True).text == "мел их"
+    assert normalize("Мѐл", casefold=False, strip_marks=True).text == "Мел"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ме\u0300л", "мел"),  # grave: NFKC composes it into ѐ first
+        ("мѐл", "мел"),  # the composed letter typed directly
+        ("соба\u0323ка", "собака"),  # dot below
+        ("соба\u0331ка", "собака"),  # macron below
+        ("соба\u0307ка", "собака"),  # dot above
+        ("со\u0301ба\u0323\u0331ка", "собака"),  # several marks
+        ("ї ў ӑ", "і у а"),  # composed letters of other Cyrillic alphabets
+        ("и\u0306 е\u0308 й ё", "й ё й ё"),  # the two marks that make letters stay
+        ("и\u0323\u0306", "й"),  # a breve on и survives a mark before it
+        ("и\u0306\u0306", "й"),  # but only once
+        ("а\u0306 о\u0308", "а о"),  # the same marks on other letters go
+    ],
+)
+def test_all_marks_removes_every_mark_but_those_of_yi_and_yo(text: str, expected: str) -> None:
+    assert normalize(text, strip_marks=True, all_marks=True).text == expected
+
+
+def test_all_marks_keeps_capital_yi_and_yo() -> None:
+    norm = normalize("И\u0306ОЖ Ё\u0323Ж", casefold=False, strip_marks=True, all_marks=True)
+    assert norm.text == "ЙОЖ ЁЖ"
+
+
+@given(
+    st.text(st.sampled_from(_PLAIN + _TRICKY + ["\u0323", "\u0331", "\u0307", "ѐ"]), max_size=40)
+)
+def test_all_marks_leaves_no_mark_but_breve_and_diaeresis_on_i_and_e(text: str) -> None:
+    norm = normalize(text, strip_marks=True, all_marks=True)
+    decomposed = unicodedata.normalize("NFD", norm.text)
+    for i, char in enumerate(decomposed):
+        if unicodedata.category(char) in ("Mn", "Me"):
+            assert (char, decomposed[i - 1]) in {("\u0306", "и"), ("\u0308", "е")}
+    for start, end in _char_spans(norm):
+        assert 0 <= start < end <= len(text)
+
+
+@given(st.text(st.sampled_from(_PLAIN), max_size=30), st.data())
+def test_inserting_marks_into_words_never_changes_the_text(text: str, data: st.DataObject) -> None:
+    marks = st.sampled_from(["\u0300", "\u0301", "\u0323", "\u0331", "\u0307", "\u0304"])
+    altered = list(text)
+    for _ in range(data.draw(st.integers(0, 5))):
+        if not altered:
+            break
+        at = data.draw(st.integers(0, len(altered) - 1))
+        if altered[at].isalpha():
+            altered[at] += data.draw(marks)
+    expected = normalize(text, strip_marks=True, all_marks=True).text
+    assert normalize("".join(altered), strip_marks=True, all_marks=True).text == expected
 
 
 def test_long_text_with_many_units_is_linear() -> None:
@@ -181,3 +231,52 @@ def test_long_text_with_many_units_is_linear() -> None:
     norm = normalize(text, strip_marks=True)
     assert time.perf_counter() - started < 5  # quadratic work would take minutes
     assert norm.span(0, len(norm.text)) == (0, len(text))
+
+
+_IGNORABLES = [
+    "\u034f",  # combining grapheme joiner
+    "\ufe0f",  # variation selector 16
+    "\ufe00",  # variation selector 1
+    "\u115f",  # Hangul choseong filler
+    "\u1160",  # Hangul jungseong filler
+    "\u3164",  # Hangul filler
+    "\uffa0",  # halfwidth Hangul filler
+    "\u200b",  # zero-width space
+    "\u200d",  # zero-width joiner
+    "\u2060",  # word joiner
+    "\u00ad",  # soft hyphen
+    "\U000e0100",  # variation selector 17
+]
+
+
+@pytest.mark.parametrize("char", _IGNORABLES)
+def test_ignorables_inside_a_word_are_removed(char: str) -> None:
+    text = f"со{char}ба{char}{char}ка и кот"
+    norm = normalize(text, ignorables=True)
+    assert norm.text == "собака и кот"
+    assert norm.span(0, 6) == (0, 9)
+
+
+@pytest.mark.parametrize("char", _IGNORABLES)
+def test_ignorables_between_words_act_as_a_space(char: str) -> None:
+    assert normalize(f"собака {char}кот{char}{char}.", ignorables=True).text.split() == [
+        "собака",
+        "кот",
+        ".",
+    ]
+    assert normalize(f"{char}кот", ignorables=True).text == " кот"
+
+
+def test_without_the_option_ignorables_stay() -> None:
+    assert "\u1160" in normalize("со\u3164бака").text
+
+
+@given(
+    st.text(st.sampled_from(_PLAIN + _TRICKY + _IGNORABLES), max_size=40),
+    st.booleans(),
+)
+def test_ignorables_leave_none_and_spans_stay_in_the_text(text: str, marks: bool) -> None:
+    norm = normalize(text, strip_marks=marks, all_marks=marks, ignorables=True)
+    assert regex.search(r"\p{Default_Ignorable_Code_Point}", norm.text) is None
+    for start, end in _char_spans(norm):
+        assert 0 <= start < end <= len(text)

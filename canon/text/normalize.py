@@ -18,10 +18,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
-__all__ = ["Normalized", "normalize"]
+import regex
+
+__all__ = ["IGNORABLE", "Normalized", "drop_marks", "normalize"]
 
 # Blocks in which no starter composes with a preceding starter (unlike Hangul or some Indic
 # vowel signs), so a run of plain characters from them never interacts with its neighbours.
@@ -29,7 +32,15 @@ _PLAIN_BLOCKS = ((0x0000, 0x024F), (0x0370, 0x03FF), (0x0400, 0x052F), (0x2000, 
 _UNSTABLE_CATEGORIES = {"Mn", "Mc", "Me", "Cf", "Cs", "Co", "Cn"}
 # Characters removed by ``strip_marks``: stress accents and invisible format characters that
 # copywriters insert inside words (soft hyphen, zero-width space and joiners, BOM).
-_STRESS_MARKS = "\u0300\u0301"
+_STRESS_MARKS = frozenset("\u0300\u0301")
+# With ``all_marks`` every nonspacing mark goes except the two that make й and ё.
+_KEPT_MARKS = {"\u0306": "иИ", "\u0308": "еЕ"}
+_MARK_CATEGORIES = frozenset({"Mn", "Me"})
+# Default_Ignorable_Code_Point (CGJ, variation selectors, Hangul fillers, zero-width and
+# format characters, soft hyphen...): invisible, so copywriters hide them inside words.
+IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+_IGNORABLE_RUN = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Mn}\p{Me}\p{Cf}]+")
+_WORD_CHAR = re.compile(r"[^\W_]")
 
 
 def _is_plain(char: str) -> bool:
@@ -43,10 +54,14 @@ def _is_plain(char: str) -> bool:
 
 
 @cache
-def _non_plain_runs(form: str) -> re.Pattern[str]:
+def _non_plain_runs(form: str, marks: int = 0) -> re.Pattern[str]:
+    """Runs of characters that need unit-by-unit work; with ``marks`` (1: stress marks, 2: all
+    marks) letters that carry a mark to remove (``ѐ``, ``á``) are among them."""
     plain = [chr(c) for lo, hi in _PLAIN_BLOCKS for c in range(lo, hi + 1) if _is_plain(chr(c))]
     if form != "NFKC":
         plain = [c for c in plain if unicodedata.normalize(form, c) == c]
+    if marks:
+        plain = [c for c in plain if drop_marks(c, marks == 2) == c]
     klass = "".join(re.escape(c) for c in plain)
     return re.compile(f"[^{klass}]+")
 
@@ -63,15 +78,32 @@ def _risky() -> re.Pattern[str]:
     return re.compile(f"[^{''.join(re.escape(c) for c in safe)}]")
 
 
-@cache
-def _strip_table() -> dict[int, None]:
-    return {ord(c): None for c in _STRESS_MARKS}
+def drop_marks(text: str, all_marks: bool) -> str:
+    """Decompose, remove stress marks (or every mark but й's and ё's), recompose."""
+    out: list[str] = []
+    base = ""
+    for char in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(char) == 0 and unicodedata.category(char) not in _MARK_CATEGORIES:
+            base = char
+        elif all_marks:
+            if unicodedata.category(char) not in _MARK_CATEGORIES:
+                pass
+            elif base and base in _KEPT_MARKS.get(char, ""):
+                base = ""  # kept once: a second breve or diaeresis goes
+            else:
+                continue
+        elif char in _STRESS_MARKS:
+            continue
+        out.append(char)
+    return unicodedata.normalize("NFC", "".join(out))
 
 
-def _strip(text: str) -> str:
-    text = text.translate(_strip_table())
+@lru_cache(maxsize=4096)
+def _strip(text: str, all_marks: bool) -> str:
+    """A unit without its marks and format characters (units repeat: ``…``, ``«``)."""
     if text.isascii():
         return text
+    text = drop_marks(text, all_marks)
     return "".join(c for c in text if unicodedata.category(c) != "Cf")
 
 
@@ -134,12 +166,14 @@ def _groups(segment: str) -> list[str]:
     return groups
 
 
-def _build(text: str, form: str, casefold: bool, fine: bool) -> tuple[str, list[_Edit]]:
+def _build(
+    text: str, form: str, casefold: bool, fine: bool, marks: int = 0
+) -> tuple[str, list[_Edit]]:
     """Normalize unit by unit; ``fine`` splits non-plain runs at starters."""
     pieces: list[str] = []
     edits: list[_Edit] = []
     pos = npos = 0
-    for match in _non_plain_runs(form).finditer(text):
+    for match in _non_plain_runs(form, marks).finditer(text):
         start, end = match.span()
         if start > pos:  # the plain character before a run may compose with it
             start -= 1
@@ -159,25 +193,60 @@ def _build(text: str, form: str, casefold: bool, fine: bool) -> tuple[str, list[
     return "".join(pieces), edits
 
 
-def _checked_build(text: str, form: str, casefold: bool) -> tuple[str, list[_Edit]]:
+def _checked_build(text: str, form: str, casefold: bool, marks: int = 0) -> tuple[str, list[_Edit]]:
     """Unit by unit where that gives the whole-text normalization, coarser units where not."""
     whole = _apply(text, form, casefold)
     for fine in (True, False):
-        out, edits = _build(text, form, casefold, fine)
+        out, edits = _build(text, form, casefold, fine, marks)
         if out == whole:
             return out, edits
     # Units interact (e.g. Hangul jamo): one unit, still exactly the reference text.
     return whole, [_Edit(0, len(whole), 0, len(text))]
 
 
-def _strip_edits(text: str, edits: list[_Edit]) -> tuple[str, list[_Edit]]:
-    """Remove stress marks and format characters; they only ever sit in non-plain units."""
+def _ignorable_actions(text: str) -> dict[int, str]:
+    """Each ignorable character's replacement: removed inside a word, a space between words."""
+    actions: dict[int, str] = {}
+    for run in _IGNORABLE_RUN.finditer(text):
+        start, end = run.span()
+        inside = (
+            start > 0
+            and end < len(text)
+            and _WORD_CHAR.match(text, start - 1) is not None
+            and _WORD_CHAR.match(text, end) is not None
+        )
+        for found in IGNORABLE.finditer(text, start, end):
+            actions[found.start()] = "" if inside else " "
+    return actions
+
+
+def _drop_ignorables(text: str, edits: list[_Edit]) -> tuple[str, list[_Edit]]:
+    """Remove ignorable characters inside words, make them spaces between words."""
+    if IGNORABLE.search(text) is None:
+        return text, edits
+    actions = _ignorable_actions(text)
+
+    def fix(unit: str, at: int) -> str:
+        return "".join(actions.get(at + i, char) for i, char in enumerate(unit))
+
+    return _edit_units(text, edits, fix)
+
+
+def _strip_edits(text: str, edits: list[_Edit], all_marks: bool) -> tuple[str, list[_Edit]]:
+    """Remove marks and format characters; they only ever sit in non-plain units."""
+    return _edit_units(text, edits, lambda unit, _: _strip(unit, all_marks))
+
+
+def _edit_units(
+    text: str, edits: list[_Edit], fix: Callable[[str, int], str]
+) -> tuple[str, list[_Edit]]:
+    """Rewrite each non-plain unit with ``fix(unit, offset)``, keeping the map to the original."""
     pieces: list[str] = []
     stripped: list[_Edit] = []
     pos = shift = 0
     for edit in edits:
         pieces.append(text[pos : edit.norm_start])
-        out = _strip(text[edit.norm_start : edit.norm_end])
+        out = fix(text[edit.norm_start : edit.norm_end], edit.norm_start)
         start = edit.norm_start - shift
         stripped.append(_Edit(start, start + len(out), edit.orig_start, edit.orig_end))
         pieces.append(out)
@@ -193,34 +262,58 @@ def normalize(
     form: str = "NFKC",
     casefold: bool = True,
     strip_marks: bool = False,
+    all_marks: bool = False,
+    ignorables: bool = False,
     yo_fold: bool = False,
 ) -> Normalized:
     """Normalize ``text`` (Unicode ``form``, then ``casefold``) keeping a map to the original.
 
     ``form`` is ``"NFKC"`` (the reference) or ``"NFC"``.  ``strip_marks`` then removes stress
     accents (U+0300, U+0301) and invisible format characters such as the soft hyphen and the
-    zero-width space; it never touches letters, so ``й`` stays ``й``.  ``yo_fold`` writes
-    ``ё`` as ``е``.
+    zero-width space; it never touches letters, so ``й`` stays ``й``.  Marks are removed from
+    the decomposed text, so a stress that NFKC composed into a letter (``ѐ``) goes too.
+    ``all_marks`` (with ``strip_marks``) removes every nonspacing mark (dot below, macron
+    below, dot above...) except the breve of ``й`` and the diaeresis of ``ё``.
+    ``ignorables`` removes Default_Ignorable_Code_Point characters (CGJ, variation
+    selectors, Hangul fillers, zero-width characters, soft hyphen...) inside a word and makes
+    a run of them between words a space.  ``yo_fold`` writes ``ё`` as ``е``.
     """
-    norm = _normalize(text, form, casefold, strip_marks)
-    if yo_fold and "ё" in norm.text:
+    norm = _normalize(text, form, casefold, (strip_marks, all_marks, ignorables))
+    if yo_fold and ("ё" in norm.text or "Ё" in norm.text):
         norm.text = norm.text.replace("ё", "е").replace("Ё", "Е")
     return norm
 
 
-def _normalize(text: str, form: str, casefold: bool, strip_marks: bool) -> Normalized:
+def _normalize(
+    text: str, form: str, casefold: bool, repairs: tuple[bool, bool, bool]
+) -> Normalized:
+    strip_marks, all_marks, ignorables = repairs
     if not isinstance(text, str):
         raise TypeError(f"expected text (str), got {type(text).__name__}")
     if form not in ("NFKC", "NFC"):
         raise ValueError(f"unknown Unicode form {form!r}: use NFKC or NFC")
-    if _non_plain_runs(form).search(text) is None:
+    marks = (2 if all_marks else 1) if strip_marks else 0
+    if _non_plain_runs(form, marks).search(text) is None:
         return Normalized(text, text.casefold() if casefold else text, [])
     if _risky().search(text) is None:
         # Only starters of the plain blocks (``…``, no-break spaces, ``№``...): no two of them
         # compose, so unit-by-unit normalization is the whole-text normalization.
-        out, edits = _build(text, form, casefold, fine=True)
+        out, edits = _build(text, form, casefold, fine=True, marks=marks)
     else:
-        out, edits = _checked_build(text, form, casefold)
+        out, edits = _checked_build(text, form, casefold, marks)
+    before = out
+    if ignorables:
+        out, edits = _drop_ignorables(out, edits)
     if strip_marks:
-        out, edits = _strip_edits(out, edits)
+        out, edits = _strip_edits(out, edits, all_marks)
+    removed = len(out) != len(before)  # only a removal can let neighbours compose
+    if (
+        removed
+        and unicodedata.is_normalized("NFC", before)
+        and not unicodedata.is_normalized("NFC", out)
+    ):
+        # A removed character let two units compose (a letter and a mark that a CGJ kept
+        # apart, Hangul jamo): one unit, still exact.
+        out = unicodedata.normalize("NFC", out)
+        edits = [_Edit(0, len(out), 0, len(text))]
     return Normalized(text, out, edits)

@@ -13,7 +13,14 @@ from typing import Any
 from ..records import record_dict
 from .normalize import Normalized
 
-__all__ = ["Fold", "fold_confusables", "has_mixed_words", "word_spans", "words"]
+__all__ = [
+    "Fold",
+    "fold_confusables",
+    "fold_short_words",
+    "has_mixed_words",
+    "word_spans",
+    "words",
+]
 
 _WORD = re.compile(r"[^\W_]+")
 # U+2010 HYPHEN is what NFKC makes of U+2011 NON-BREAKING HYPHEN.
@@ -37,6 +44,45 @@ _LOOKALIKES = str.maketrans(
         "ë": "ё",
     }
 )
+# With the wide folding: Greek letters (after casefold) and Latin small capitals that look
+# like Cyrillic ones, in upper or lower case.
+_WIDE_TWINS = {
+    "α": "а",
+    "β": "в",
+    "ε": "е",
+    "η": "н",
+    "κ": "к",
+    "μ": "м",
+    "ο": "о",
+    "ρ": "р",
+    "τ": "т",
+    "υ": "у",
+    "χ": "х",
+    "ϲ": "с",
+    "ᴀ": "а",
+    "ʙ": "в",
+    "ᴄ": "с",
+    "ᴇ": "е",
+    "ʜ": "н",
+    "ᴋ": "к",
+    "ᴍ": "м",
+    "ᴏ": "о",
+    "ᴘ": "р",
+    "ᴛ": "т",
+    "ʏ": "у",
+}
+_WIDE_LOOKALIKES = {**_LOOKALIKES, **{ord(k): v for k, v in _WIDE_TWINS.items()}}
+_FOREIGN = re.compile(r"[^\W\d_а-яё]")
+_WIDE_TWIN = re.compile(f"[{''.join(_WIDE_TWINS)}]")
+_WIDE_MIXED = re.compile(r"[а-яё][^\W\d_а-яё]|[^\W\d_а-яё][а-яё]")
+# Short Russian words that can be typed in look-alike letters only (Latin ``c`` for ``с``).
+_SHORT_WORDS = frozenset(
+    "а в к о с у во ко со то на не но он от ох ах ух ее ем ею как кто там тот так том нам "
+    "вам вас нас мне мое моё".split()
+)
+_SHORT_LETTER = f"[abcehkmoptxy{''.join(_WIDE_TWINS)}]"
+# The class comes first so that the regex engine can scan for it quickly.
+_SHORT_CANDIDATE = re.compile(f"{_SHORT_LETTER}(?<![^\\W_].){_SHORT_LETTER}{{0,2}}(?![^\\W_])")
 _LATIN = re.compile(r"[a-zà-ÿ]")
 _HAS_CYRILLIC = re.compile(r"[а-яё]")
 # A Cyrillic letter next to a Latin one: how a look-alike letter inside a word shows.
@@ -83,19 +129,59 @@ def _fold_part(part: str) -> str:
     return part.translate(_LOOKALIKES)
 
 
-def has_mixed_words(text: str) -> bool:
-    """Whether a normalized text has any word mixing Cyrillic and Latin letters."""
-    return _MIXED.search(text) is not None
+def _fold_wide_part(part: str) -> str:
+    foreign = _FOREIGN.findall(part)
+    if not foreign or not _HAS_CYRILLIC.search(part):
+        return part
+    if any(ord(c) not in _WIDE_LOOKALIKES for c in foreign):
+        return part
+    return part.translate(_WIDE_LOOKALIKES)
 
 
-def fold_confusables(word: str) -> str:
+def has_mixed_words(text: str, *, wide: bool = False) -> bool:
+    """Whether a normalized text has any word mixing Cyrillic and Latin letters (``wide``:
+    Cyrillic and any other letters)."""
+    return (_WIDE_MIXED if wide else _MIXED).search(text) is not None
+
+
+def fold_confusables(word: str, *, wide: bool = False) -> str:
     """A mixed-script word written in Cyrillic, where every Latin letter has a Cyrillic twin.
 
     A word is folded only when it has Cyrillic letters too, so English words and the Latin
-    part of ``seo-специалист`` (a word of its own) are left alone.
+    part of ``seo-специалист`` (a word of its own) are left alone.  ``wide`` folds Greek
+    letters and Latin small capitals with Cyrillic twins as well.
     """
     if word.isascii():
         return word
+    fold = _fold_wide_part if wide else _fold_part
     if "-" in word:
-        return "-".join(_fold_part(p) for p in word.split("-"))
-    return _fold_part(word)
+        return "-".join(fold(p) for p in word.split("-"))
+    return fold(word)
+
+
+def _cyrillic_word(word: str) -> bool:
+    return _HAS_CYRILLIC.search(word) is not None
+
+
+def fold_short_words(text: str, surface: list[str]) -> dict[int, str]:
+    """Short words typed in look-alike letters only (``c`` for ``с``) among Cyrillic words:
+    ``{index in surface: Cyrillic form}``.  A word is folded when a neighbouring word is
+    Cyrillic and no neighbour is a word of other letters (``vitamin c`` stays)."""
+    if _SHORT_CANDIDATE.search(text) is None:
+        return {}
+    folds: dict[int, str] = {}
+    for i, word in enumerate(surface):
+        if len(word) > 3 or _cyrillic_word(word):
+            continue
+        folded = word.translate(_WIDE_LOOKALIKES)
+        if folded not in _SHORT_WORDS:
+            continue
+        around = surface[max(i - 1, 0) : i] + surface[i + 1 : i + 2]
+        if any(map(_cyrillic_word, around)) and not any(
+            _FOREIGN.search(w)
+            and not _cyrillic_word(w)
+            and w.translate(_WIDE_LOOKALIKES) not in _SHORT_WORDS
+            for w in around
+        ):
+            folds[i] = folded
+    return folds

@@ -1,0 +1,83 @@
+"""A text and its word spans → the tricks the canonical form saw through, in the original text.
+
+A trick is a repair the rules made to a word or between words: a look-alike letter folded
+(``lookalike``), a combining mark removed (``mark``), an invisible character removed inside a
+word or read as a space between words (``invisible``).  Tricks are found after the fact, from
+the original characters, so canonicalization itself pays nothing for them.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..records import record_dict
+from .normalize import IGNORABLE, drop_marks
+from .tokenize import Fold
+
+__all__ = ["Trick", "find_tricks"]
+
+TrickKind = Literal["lookalike", "mark", "invisible"]
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """Characters ``[start, end)`` of the original text, and what the rules made of them."""
+
+    kind: TrickKind
+    start: int
+    end: int
+    original: str
+    repaired: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return record_dict(self)
+
+
+def _invisible(text: str, spans: list[tuple[int, int]]) -> list[Trick]:
+    """Ignorable characters inside a word (the word without them), or runs between words."""
+    tricks: list[Trick] = []
+    inside: set[int] = set()
+    for start, end in spans:
+        word = text[start:end]
+        if IGNORABLE.search(word):
+            tricks.append(Trick("invisible", start, end, word, IGNORABLE.sub("", word)))
+            inside.update(range(start, end))
+    for run in IGNORABLE.finditer(text):
+        if run.start() not in inside:
+            tricks.append(Trick("invisible", run.start(), run.end(), run.group(), " "))
+    return tricks
+
+
+def _marks(text: str, spans: list[tuple[int, int]]) -> list[Trick]:
+    tricks: list[Trick] = []
+    for start, end in spans:
+        word = IGNORABLE.sub("", text[start:end])
+        if word.isascii():
+            continue
+        bare = drop_marks(word, True)
+        if bare != unicodedata.normalize("NFC", word):
+            tricks.append(Trick("mark", start, end, text[start:end], bare))
+    return tricks
+
+
+def find_tricks(
+    text: str,
+    spans: list[tuple[int, int]],
+    folds: Iterable[Fold],
+    *,
+    marks: bool,
+    invisible: bool,
+) -> tuple[Trick, ...]:
+    """Every repair, in text order: ``spans`` are all the words' spans, ``folds`` the words
+    folded from look-alike letters; ``marks`` and ``invisible`` tell which repairs apply."""
+    tricks = [Trick("lookalike", f.start, f.end, f.original, f.folded) for f in folds]
+    if text.isascii():
+        return tuple(tricks)
+    if marks:
+        tricks += _marks(text, spans)
+    if invisible:
+        tricks += _invisible(text, spans)
+    return tuple(sorted(tricks, key=lambda t: (t.start, t.end, t.kind)))

@@ -1,0 +1,236 @@
+"""Cheap tricks against the canonical form: an altered copy canonicalizes like the original."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import canon
+from canon.profile import BUILTIN_PROFILES
+
+ORIGINAL = (
+    "Московские синоптики пообещали жителям столицы тёплую погоду на выходных. "
+    "По их словам, днём воздух прогреется до двадцати градусов, а дожди обойдут город стороной."
+)
+
+
+def _every_word(text: str, mark: str) -> str:
+    """``mark`` after the second letter of every word of three letters or more."""
+    return " ".join(w[:2] + mark + w[2:] if len(w) > 2 else w for w in text.split(" "))
+
+
+@pytest.mark.parametrize("profile", ["lemma", "stem"])
+@pytest.mark.parametrize(
+    "mark",
+    ["\u0300", "\u0301", "\u0323", "\u0331", "\u0307", "\u0304", "\u0330"],
+)
+def test_marks_inside_words_leave_the_tokens(profile: str, mark: str) -> None:
+    altered = _every_word(ORIGINAL, mark)
+    assert altered != ORIGINAL
+    assert (
+        canon.canonicalize(altered, profile).tokens == canon.canonicalize(ORIGINAL, profile).tokens
+    )
+
+
+def test_a_grave_stress_composed_by_nfkc_leaves_the_tokens() -> None:
+    altered = ORIGINAL.replace("тёплую", "те\u0300плую").replace("жителям", "жи\u0300телям")
+    assert "тѐплую" in canon.canonicalize(altered, "raw").tokens
+    assert (
+        canon.canonicalize(altered, "lemma").tokens == canon.canonicalize(ORIGINAL, "lemma").tokens
+    )
+    assert canon.canonicalize("мѐл", "lemma").tokens == ("мел",)
+
+
+def test_marks_spans_cover_the_marked_words() -> None:
+    altered = _every_word("синоптики пообещали", "\u0323")
+    result = canon.canonicalize(altered, "lemma")
+    assert [altered[s:e] for s, e in result.spans] == altered.split(" ")
+
+
+def test_raw_keeps_the_marks() -> None:
+    altered = _every_word(ORIGINAL, "\u0323")
+    assert canon.canonicalize(altered, "raw").tokens != canon.canonicalize(ORIGINAL, "raw").tokens
+
+
+def test_the_mark_switch_is_in_the_fingerprint() -> None:
+    lemma = BUILTIN_PROFILES["lemma"]
+    assert lemma.strip_all_marks and not BUILTIN_PROFILES["raw"].strip_all_marks
+    assert lemma.replace(strip_all_marks=False).fingerprint != lemma.fingerprint
+
+
+_INVISIBLE = ["\u034f", "\ufe0f", "\u3164", "\uffa0", "\u115f", "\u1160", "\u200b", "\u00ad"]
+
+
+@pytest.mark.parametrize("char", _INVISIBLE)
+def test_invisible_characters_inside_words_leave_the_tokens(char: str) -> None:
+    altered = _every_word(ORIGINAL, char)
+    assert (
+        canon.canonicalize(altered, "lemma").tokens == canon.canonicalize(ORIGINAL, "lemma").tokens
+    )
+    assert canon.canonicalize(altered, "stem").tokens == canon.canonicalize(ORIGINAL, "stem").tokens
+
+
+@pytest.mark.parametrize("char", _INVISIBLE)
+def test_invisible_characters_around_spaces_leave_the_tokens(char: str) -> None:
+    altered = ORIGINAL.replace(" ", f"{char} {char}{char}")
+    assert (
+        canon.canonicalize(altered, "lemma").tokens == canon.canonicalize(ORIGINAL, "lemma").tokens
+    )
+
+
+_WHITE_SPACE = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+
+
+@pytest.mark.parametrize("space", _WHITE_SPACE, ids=lambda c: f"U+{ord(c):04X}")
+def test_every_white_space_character_is_a_space(space: str) -> None:
+    altered = ORIGINAL.replace(" ", space)
+    assert (
+        canon.canonicalize(altered, "lemma").tokens == canon.canonicalize(ORIGINAL, "lemma").tokens
+    )
+
+
+_WORDS = ORIGINAL.replace(",", "").replace(".", "").split()
+
+
+@given(
+    st.lists(st.sampled_from(_WORDS), min_size=1, max_size=8),
+    st.lists(st.tuples(st.integers(0, 100), st.sampled_from(_INVISIBLE)), max_size=6),
+)
+def test_inserting_ignorables_into_words_never_changes_the_lemma_tokens(
+    chosen: list[str], inserts: list[tuple[int, str]]
+) -> None:
+    words = list(chosen)
+    for at, char in inserts:
+        i = at % len(words)
+        cut = 1 + at % (len(words[i]) - 1) if len(words[i]) > 1 else 1
+        words[i] = words[i][:cut] + char + words[i][cut:]
+    text, altered = " ".join(chosen), " ".join(words)
+    result = canon.canonicalize(altered, "lemma")
+    assert result.tokens == canon.canonicalize(text, "lemma").tokens
+    assert [altered[s:e] for s, e in result.spans] == [
+        w for w, c in zip(words, chosen) if canon.canonicalize(c, "lemma").tokens
+    ]
+
+
+def test_the_invisible_switch_is_in_the_fingerprint() -> None:
+    lemma = BUILTIN_PROFILES["lemma"]
+    assert lemma.drop_ignorables and not BUILTIN_PROFILES["raw"].drop_ignorables
+    assert lemma.replace(drop_ignorables=False).fingerprint != lemma.fingerprint
+
+
+_GREEK = str.maketrans("оаеркхтОАЕРКХТВНМ", "οαερκχτΟΑΕΡΚΧΤΒΗΜ")
+
+
+@pytest.mark.parametrize("profile", ["lemma", "stem"])
+def test_greek_look_alikes_leave_the_tokens(profile: str) -> None:
+    altered = ORIGINAL.translate(_GREEK)
+    assert altered != ORIGINAL
+    assert (
+        canon.canonicalize(altered, profile).tokens == canon.canonicalize(ORIGINAL, profile).tokens
+    )
+
+
+def test_greek_folds_are_reported_with_their_spans() -> None:
+    altered = "Мы видели сοбακу"
+    result = canon.canonicalize(altered, "lemma")
+    assert result.tokens == ("видеть", "собака")
+    assert [(f.start, f.end, f.original, f.folded) for f in result.folds] == [
+        (10, 16, "сοбακу", "собаку")
+    ]
+
+
+def test_small_capitals_fold() -> None:
+    assert canon.canonicalize("ᴍы шли ʙместе", "lemma").tokens == ("идти", "вместе")
+
+
+@pytest.mark.parametrize(
+    ("word", "cyrillic"), [("c", "с"), ("o", "о"), ("a", "а"), ("y", "у"), ("k", "к"), ("B", "в")]
+)
+def test_short_words_in_latin_letters_fold_in_cyrillic_text(word: str, cyrillic: str) -> None:
+    original = f"Вчера мы пришли {cyrillic} друзьями домой"
+    altered = f"Вчера мы пришли {word} друзьями домой"
+    for profile in ("lemma", "stem"):
+        result = canon.canonicalize(altered, profile)
+        assert result.tokens == canon.canonicalize(original, profile).tokens
+        assert len(result.spans) == len(result.tokens)
+    folds = canon.canonicalize(altered, "lemma").folds
+    assert [(f.original, f.folded) for f in folds] == [(word, cyrillic.lower())]
+
+
+def test_short_latin_words_among_latin_words_stay() -> None:
+    assert canon.canonicalize("vitamin c", "lemma").tokens == ("vitamin", "c")
+    assert canon.canonicalize("a c b", "lemma").folds == ()
+
+
+def test_look_alike_letters_all_over_leave_the_tokens() -> None:
+    latin = str.maketrans("сoaeyк", "coaeyk")
+    altered = " ".join(w.translate(latin) if len(w) == 1 else w for w in ORIGINAL.split(" "))
+    assert (
+        canon.canonicalize(altered, "lemma").tokens == canon.canonicalize(ORIGINAL, "lemma").tokens
+    )
+
+
+def test_raw_keeps_greek_letters() -> None:
+    altered = ORIGINAL.translate(_GREEK)
+    assert canon.canonicalize(altered, "raw").tokens != canon.canonicalize(ORIGINAL, "raw").tokens
+
+
+def test_the_look_alike_switch_is_in_the_fingerprint() -> None:
+    lemma = BUILTIN_PROFILES["lemma"]
+    assert lemma.fold_all_lookalikes and not BUILTIN_PROFILES["raw"].fold_all_lookalikes
+    assert lemma.replace(fold_all_lookalikes=False).fingerprint != lemma.fingerprint
+    narrow = lemma.replace(fold_all_lookalikes=False)
+    assert canon.canonicalize("сοбακа", narrow).tokens != ("собака",)
+
+
+def test_every_repair_is_reported_as_a_trick() -> None:
+    text = "Мы ви\u0323дели со\u200bбаку, \u3164 сοбακу и мѐл c мелом"
+    result = canon.canonicalize(text, "lemma")
+    got = [(t.kind, t.start, t.end, t.original, t.repaired) for t in result.tricks]
+    assert got == [
+        ("mark", 3, 10, "ви\u0323дели", "видели"),
+        ("invisible", 11, 18, "со\u200bбаку", "собаку"),
+        ("invisible", 20, 21, "\u3164", " "),
+        ("lookalike", 22, 28, "сοбακу", "собаку"),
+        ("mark", 31, 34, "мѐл", "мел"),
+        ("lookalike", 35, 36, "c", "с"),
+    ]
+    for trick in result.tricks:
+        assert text[trick.start : trick.end] == trick.original
+    assert result.to_dict()["tricks"][0] == {
+        "kind": "mark",
+        "start": 3,
+        "end": 10,
+        "original": "ви\u0323дели",
+        "repaired": "видели",
+    }
+    # the Latin look-alikes are still folds too
+    assert [(f.original, f.folded) for f in result.folds] == [("сοбακу", "собаку"), ("c", "с")]
+
+
+def test_a_clean_text_and_raw_have_no_tricks() -> None:
+    assert canon.canonicalize(ORIGINAL, "lemma").tricks == ()
+    assert canon.canonicalize(ORIGINAL, "lemma").to_dict()["tricks"] == []
+    altered = _every_word(ORIGINAL, "\u0323")
+    assert canon.canonicalize(altered, "raw").tricks == ()
+
+
+def test_a_breve_of_yi_and_a_diaeresis_of_yo_are_no_tricks() -> None:
+    assert canon.canonicalize("мои\u0306 е\u0308ж", "lemma").tricks == ()
+
+
+@given(
+    st.lists(st.sampled_from(_WORDS), min_size=1, max_size=6),
+    st.lists(st.tuples(st.integers(0, 100), st.sampled_from([*_INVISIBLE, "\u0323"])), max_size=4),
+)
+def test_tricks_lie_in_the_text(chosen: list[str], inserts: list[tuple[int, str]]) -> None:
+    words = list(chosen)
+    for at, char in inserts:
+        i = at % len(words)
+        words[i] = words[i][:1] + char + words[i][1:]
+    altered = " ".join(words)
+    tricks = canon.canonicalize(altered, "lemma").tricks
+    assert bool(tricks) == bool(inserts)
+    for trick in tricks:
+        assert altered[trick.start : trick.end] == trick.original != trick.repaired

@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from ..index.store import Index
 from . import cli
 
 __all__ = ["serve"]
@@ -75,7 +74,5 @@ def serve(db: Path | None, host: str, port: int, **settings: Any) -> None:
     from ..web import create_app
     from ..web.server import serve as run_server
 
-    if db is not None:  # a missing, foreign or damaged index: one line before the server starts
-        with Index(db, readonly=not settings["allow_index_writes"]) as index:
-            index.stats()
+    # create_app refuses a missing, foreign or damaged index (one line) before the server starts
     run_server(create_app(db, **settings), host, port)

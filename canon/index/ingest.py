@@ -6,11 +6,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..profile import Profile
+from ..profile import Profile, get_profile
 from ..sources.collection import Failure, Item, expand
 from ..sources.fetch import FetchOptions
 from .prepare import Skipped, prepare_all
-from .rules import IndexedProfile
+from .rules import IndexedProfile, profile_of
 from .store import Index
 from .writes import Prepared
 
@@ -54,9 +54,6 @@ def index_rules(
     or sample given still counts, and a mismatch is refused later); otherwise, and for a new
     index, the rules given, the rest defaulting to raw and lemma, k=4, step 1, no sampling.
     """
-    from ..profile import get_profile
-    from .rules import profile_of
-
     built = index.profiles()
     if built and profiles is None:
         first = built[0]

@@ -28,8 +28,8 @@ from .handlers import (
     validation_error_handler,
 )
 from .middleware import BodyLimit
-from .pool import PoolSettings, shared_pool
 from .routes import api, pages
+from .running import pool_of
 from .security import SecurityHeaders
 from .service import FieldError
 from .settings import ServerSettings
@@ -45,7 +45,7 @@ def _workers_for(settings: ServerSettings) -> Any:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        pool = shared_pool(PoolSettings(settings.workers, settings.queue, settings.deadline))
+        pool = pool_of(settings)
         pool.start()
         yield
         pool.close()

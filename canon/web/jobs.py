@@ -16,7 +16,7 @@ from typing import Any
 from ..report.model import CheckView, CompareView, check_view, compare_view
 from ..sources.documents import Document
 from ..sources.pagecache import Page
-from .service import FieldError, check_draft, compare_docs, page_text, read_text, read_upload
+from .service import check_draft, compare_docs, need_index, page_text, read_text, read_upload
 from .settings import ServerSettings
 
 __all__ = [
@@ -53,12 +53,6 @@ def _document(side: Side, settings: ServerSettings) -> Document:
     return read_text(side.text, side.field, max_text=settings.max_text)
 
 
-def _index(settings: ServerSettings) -> Any:
-    if settings.index is None:
-        raise FieldError("this server has no index: start it with an index file", None, 404)
-    return settings.index
-
-
 def compare_json(
     settings: ServerSettings,
     first: Side,
@@ -76,7 +70,7 @@ def check_json(settings: ServerSettings, draft: Side, options: dict[str, Any]) -
     """``/api/check``: a draft against the server's index."""
     document = _document(draft, settings)
     result = check_draft(
-        _index(settings), document, writable=settings.allow_index_writes, **options
+        need_index(settings), document, writable=settings.allow_index_writes, **options
     )
     return {"draft": document.to_dict(), **result.to_dict()}
 
@@ -94,7 +88,7 @@ def check_page(
     """The check page's result: the draft read, checked, highlighted."""
     document = _document(draft, settings)
     result = check_draft(
-        _index(settings),
+        need_index(settings),
         document,
         writable=settings.allow_index_writes,
         exclude=list(exclude),

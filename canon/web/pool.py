@@ -14,12 +14,13 @@ import atexit
 import concurrent.futures
 import multiprocessing
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-__all__ = ["Busy", "Overrun", "PoolSettings", "WorkerPool", "shared_pool"]
+__all__ = ["Admission", "Busy", "Overrun", "PoolSettings", "WorkerPool", "shared_pool"]
 
 T = TypeVar("T")
 
@@ -62,6 +63,28 @@ def warm_up() -> None:
     canon.canonicalize("проверка готовности", "lemma")
 
 
+class Admission:
+    """At most ``capacity`` holders at once; one more is refused with :class:`Busy`."""
+
+    def __init__(self, capacity: int, retry_after: int) -> None:
+        self.capacity = capacity
+        self.retry_after = retry_after
+        self._held = 0
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        with self._lock:
+            if self._held >= self.capacity:
+                raise Busy(self.retry_after)
+            self._held += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._held -= 1
+
+
 class WorkerPool:
     """The pool; started on first use, stopped by :meth:`close`."""
 
@@ -72,7 +95,8 @@ class WorkerPool:
         self._initializer = initializer
         self._pool: Any = None
         self._lock = threading.Lock()
-        self._in_flight = 0
+        retry_after = max(1, round(settings.deadline / 4))
+        self._admission = Admission(settings.workers + settings.queue, retry_after)
 
     def _started(self) -> Any:
         with self._lock:
@@ -91,22 +115,11 @@ class WorkerPool:
         nothing starts them; the dictionary loads in each)."""
         self._started().schedule(_nothing)
 
-    def _admit(self) -> None:
-        with self._lock:
-            if self._in_flight >= self.settings.workers + self.settings.queue:
-                raise Busy(max(1, round(self.settings.deadline / 4)))
-            self._in_flight += 1
-
-    def _leave(self) -> None:
-        with self._lock:
-            self._in_flight -= 1
-
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in a worker; :class:`Busy` or :class:`Overrun` when it cannot."""
         import pebble
 
-        self._admit()
-        try:
+        with self._admission.held():
             future = self._started().schedule(function, args, timeout=self.settings.deadline)
             try:
                 return await asyncio.wrap_future(future)
@@ -117,8 +130,6 @@ class WorkerPool:
             except BrokenProcessPool:
                 self.close()  # every worker died (killed from outside): start afresh
                 raise Overrun(self.settings.deadline, died=True) from None
-        finally:
-            self._leave()
 
     def close(self) -> None:
         with self._lock:

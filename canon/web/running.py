@@ -4,7 +4,6 @@ become request errors: 503 with ``Retry-After`` when full, 422 past the deadline
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -13,21 +12,25 @@ from anyio.to_thread import run_sync
 from fastapi import Request
 
 from .jobs import Side
-from .pool import Busy, Overrun, PoolSettings, shared_pool
+from .pool import Admission, Busy, Overrun, PoolSettings, WorkerPool, shared_pool
 from .service import FieldError, fetch_page, url_of
 from .settings import ServerSettings
 
-__all__ = ["in_worker", "side_of"]
+__all__ = ["in_worker", "pool_of", "side_of"]
 
 T = TypeVar("T")
+
+
+def pool_of(settings: ServerSettings) -> WorkerPool:
+    """The worker pool a server with ``settings`` runs its jobs in."""
+    return shared_pool(PoolSettings(settings.workers, settings.queue, settings.deadline))
 
 
 async def in_worker(request: Request, job: Callable[..., T], *args: Any) -> T:
     """``job(settings, *args)`` in a worker; 503 when the server is full, 422 past the deadline."""
     settings: ServerSettings = request.app.state.settings
-    pool = shared_pool(PoolSettings(settings.workers, settings.queue, settings.deadline))
     try:
-        return await pool.run(job, settings, *args)
+        return await pool_of(settings).run(job, settings, *args)
     except Busy as busy:
         raise _busy(busy.retry_after) from None
     except Overrun as overrun:
@@ -44,29 +47,23 @@ class _FetchGate:
     """At most ``threads`` fetches at once, and ``queue`` more waiting: a trickling server
     holds a fetch thread until its deadline, never a worker or the event loop."""
 
-    def __init__(self, threads: int, queue: int) -> None:
+    def __init__(self, threads: int, queue: int, retry_after: int) -> None:
         self.limiter = anyio.CapacityLimiter(threads)
-        self.capacity = threads + queue
-        self.in_flight = 0
-        self.lock = threading.Lock()
+        self.admission = Admission(threads + queue, retry_after)
 
-    async def run(self, function: Callable[..., T], *args: Any, retry_after: int) -> T:
-        with self.lock:
-            if self.in_flight >= self.capacity:
-                raise _busy(retry_after)
-            self.in_flight += 1
+    async def run(self, function: Callable[..., T]) -> T:
         try:
-            return await run_sync(function, *args, limiter=self.limiter)
-        finally:
-            with self.lock:
-                self.in_flight -= 1
+            with self.admission.held():
+                return await run_sync(function, limiter=self.limiter)
+        except Busy as busy:
+            raise _busy(busy.retry_after) from None
 
 
-_gates: dict[tuple[int, int], _FetchGate] = {}
+_gates: dict[tuple[int, int, int], _FetchGate] = {}
 
 
 def _gate(settings: ServerSettings) -> _FetchGate:
-    key = (settings.fetch_threads, settings.queue)
+    key = (settings.fetch_threads, settings.queue, max(1, round(settings.fetch_deadline / 4)))
     return _gates.setdefault(key, _FetchGate(*key))
 
 
@@ -86,7 +83,6 @@ async def side_of(request: Request, field: str, text: str = "", url: str = "") -
             allow_private=settings.allow_private,
             max_bytes=settings.max_body,
             deadline=settings.fetch_deadline,
-        ),
-        retry_after=max(1, round(settings.fetch_deadline / 4)),
+        )
     )
     return Side(field, page=page)

@@ -6,6 +6,7 @@ import dataclasses
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ..comparison import Table, compare_table
 from ..errors import CanonError, IndexFileError, OptionError, ProfileError, TextTooShort
@@ -22,6 +23,7 @@ __all__ = [
     "fetch_page",
     "field_error",
     "index_stats",
+    "need_index",
     "page_text",
     "read_text",
     "read_upload",
@@ -49,6 +51,13 @@ class FieldError(Exception):
 
     def __reduce__(self) -> tuple[object, ...]:  # crosses from worker processes intact
         return (FieldError, (self.message, self.field, self.status, self.headers))
+
+
+def need_index(settings: Any) -> Path:
+    """The server's index (``settings.index``), or a 404 saying it has none."""
+    if settings.index is None:
+        raise FieldError("this server has no index: start it with an index file", None, 404)
+    return Path(settings.index)
 
 
 def field_error(exc: CanonError, field: str | None) -> FieldError:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
@@ -12,10 +11,10 @@ from pydantic import BaseModel, Field
 from .. import jobs
 from ..jobs import PAGE_KS, PAGE_PROFILES
 from ..running import in_worker, side_of
-from ..service import FieldError, index_stats
-from ..settings import ServerSettings, Settings
+from ..service import index_stats, need_index
+from ..settings import Settings
 
-__all__ = ["PAGE_KS", "PAGE_PROFILES", "CheckBody", "CompareBody", "need_index", "router"]
+__all__ = ["PAGE_KS", "PAGE_PROFILES", "CheckBody", "CompareBody", "router"]
 
 router = APIRouter()
 
@@ -37,13 +36,6 @@ class CheckBody(BaseModel):
     skip_quotes: bool = False
     top: int = Field(10, ge=1, le=1000)
     similar: float | None = Field(None, gt=0, le=1)
-
-
-def need_index(settings: ServerSettings) -> Path:
-    """The server's index, or a 404 saying it has none."""
-    if settings.index is None:
-        raise FieldError("this server has no index: start it with an index file", None, 404)
-    return settings.index
 
 
 @router.get("/healthz")

@@ -15,9 +15,8 @@ from ...report.html import environment
 from .. import jobs
 from ..jobs import Side
 from ..running import in_worker, side_of
-from ..service import UPLOAD_SUFFIXES, FieldError, index_stats
+from ..service import UPLOAD_SUFFIXES, FieldError, index_stats, need_index
 from ..settings import ServerSettings, Settings
-from .api import need_index
 
 __all__ = ["index_router", "router"]
 
@@ -55,7 +54,7 @@ def compare_page(request: Request) -> HTMLResponse:
 
 
 @router.post("/")
-async def compare_submit(request: Request, settings: Settings) -> HTMLResponse:
+async def compare_submit(request: Request) -> HTMLResponse:
     form = await request.form()
     try:
         sides = [await _side(request, form, field) for field in ("first", "second")]
@@ -71,7 +70,7 @@ def check_page(request: Request) -> HTMLResponse:
 
 
 @index_router.post("/check")
-async def check_submit(request: Request, settings: Settings) -> HTMLResponse:
+async def check_submit(request: Request) -> HTMLResponse:
     form = await request.form()
     try:
         draft, skip = await _side(request, form, "draft"), bool(form.get("skip_quotes"))

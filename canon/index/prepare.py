@@ -19,6 +19,7 @@ from ..sources.collection import Failure, Item
 from ..sources.documents import Document, read_source
 from ..sources.extract import extract_html
 from ..sources.fetch import FetchOptions
+from .schema import pack_text
 from .writes import Prepared
 
 __all__ = ["Skipped", "prepare_all"]
@@ -40,6 +41,7 @@ class _Job:
     fetch_options: FetchOptions
     known: dict[str, str]
     sample: int = 1
+    store_text: bool = True
 
 
 def _document(item: Item, job: _Job) -> Document:
@@ -78,8 +80,9 @@ def _prepare_item(item: Item, job: _Job) -> Prepared | Failure | Skipped:
                     reason="sampling",
                 )
             shingles[profile.fingerprint] = (len(tokens), hashes)
+        text = pack_text(doc.text) if job.store_text else None
         return Prepared(
-            item.source, doc.title, doc.method, doc.chars, digest, doc.final_url, shingles
+            item.source, doc.title, doc.method, doc.chars, digest, doc.final_url, shingles, text
         )
     except CanonError as exc:
         return Failure(item.source, str(exc))
@@ -109,13 +112,22 @@ def prepare_all(
     known: dict[str, str] | None = None,
     workers: int = 1,
     sample: int = 1,
+    store_text: bool = True,
 ) -> Iterator[Prepared | Failure | Skipped]:
     """Read and canonicalize ``items``, in ``workers`` processes, yielding results in order.
 
     ``known`` maps sources to the content hash already indexed: those are :class:`Skipped`.
+    With ``store_text``, each document carries its text compressed, for the index to keep.
     """
     job = _Job(
-        tuple(profiles), k, step, whole_page, fetch_options or FetchOptions(), known or {}, sample
+        tuple(profiles),
+        k,
+        step,
+        whole_page,
+        fetch_options or FetchOptions(),
+        known or {},
+        sample,
+        store_text,
     )
     if workers <= 1 or len(items) < 2 * workers:
         for item in items:

@@ -106,6 +106,11 @@ class Index:
         with self._reading():
             return lookups.sources(self._db, doc_ids)
 
+    def texts(self, doc_ids: Iterable[int]) -> dict[int, str]:
+        """The stored main texts of ``doc_ids``; a document added without its text is left out."""
+        with self._reading():
+            return lookups.texts(self._db, self.path, doc_ids)
+
     def stats(self) -> IndexStats:
         with self._reading():
             return lookups.stats(self._db, self.path)

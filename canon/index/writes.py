@@ -32,6 +32,7 @@ class Prepared:
     content_hash: str
     final_url: str | None
     shingles: dict[str, tuple[int, np.ndarray]]
+    text: bytes | None = None  # the main text as a zstd frame, when the index stores texts
 
 
 @dataclass(frozen=True)
@@ -89,9 +90,18 @@ class _Rows:
 
 def _insert_document(db: sqlite3.Connection, doc: Prepared) -> int:
     cursor = db.execute(
-        "INSERT INTO documents (source, title, added, content_hash, method, chars, final_url) "
-        "VALUES (?,?,?,?,?,?,?)",
-        (doc.source, doc.title, _now(), doc.content_hash, doc.method, doc.chars, doc.final_url),
+        "INSERT INTO documents (source, title, added, content_hash, method, chars, final_url, "
+        "text) VALUES (?,?,?,?,?,?,?,?)",
+        (
+            doc.source,
+            doc.title,
+            _now(),
+            doc.content_hash,
+            doc.method,
+            doc.chars,
+            doc.final_url,
+            doc.text,
+        ),
     )
     assert cursor.lastrowid is not None
     return cursor.lastrowid

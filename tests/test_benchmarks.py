@@ -396,10 +396,11 @@ def test_seo_ranges_skips_absent_data(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "nothing to fit" in out
 
 
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
 def test_seo_constants_are_the_measurement() -> None:
     """The curves canon holds are what ``benchmarks.seo_ranges`` measures on the real data."""
-    from conftest import SHARED_DATA
-
     if not (SHARED_DATA / data.NEWS).is_dir():
         pytest.skip(f"{SHARED_DATA / data.NEWS} is absent")
     seo = importlib.import_module("benchmarks.seo_ranges")

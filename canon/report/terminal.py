@@ -361,6 +361,8 @@ def print_stats(stats: TextStats, doc: Document) -> None:
     console.print(_document_lines("Text", doc))
     console.print()
     console.print(_figures_grid(view))
+    if view.warnings:
+        console.print()
     for line in view.warnings:
         console.print(f"[bold red]warning:[/] {escape(line)}")
     if stats.keywords:

@@ -8,10 +8,13 @@ number or a negation).  Inside a phrase of three any word may stand, so ``чай
 is a piece of a sentence, not something anyone searches for.
 
 Every start counts, so overlapping runs count apart (``чай чай чай`` holds ``чай чай``
-twice).  A phrase's ``density`` is ``100 × count / lemma words``, the convention of the
-Russian SEO services and guides for a keyword of any length (a phrase met 8 times in 200
-words has density 4%), so a phrase and a single keyword are on one scale.  Its ``form`` is
-the way it is most often written (lowercased; on a tie, the first seen).
+twice).  A phrase's ``density`` is ``100 × count / lemma words``: occurrences per hundred
+words, the keyword density the Russian SEO guides give for a keyword of any length (a
+two-word phrase met 8 times in 200 words has density 4%), so a phrase and a single keyword
+are on one scale and a target keyword reads as the services show it.  The other possible
+reading, the share of the words a phrase covers (``count × size / lemma words``), is twice
+or three times that and is not used.  Its ``form`` is the way it is most often written
+(lowercased; on a tie, the first seen).
 """
 
 from __future__ import annotations

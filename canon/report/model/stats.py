@@ -141,8 +141,9 @@ def target_rows(stats: TextStats) -> tuple[TargetRow, ...]:
 def _stuffing_line(found: Stuffing) -> str:
     usual = max(math.floor(found.limit), STUFFING_MIN_COUNT - 1)
     what = "word" if found.kind == "lemma" else "phrase"
+    lemmas = f" ({found.text})" if found.text != found.form else ""
     return (
-        f"stuffed {what} «{found.form}» ({found.text}): {found.count:,} times, "
+        f"stuffed {what} «{found.form}»{lemmas}: {found.count:,} times, "
         f"{_percent(found.density)} of the words; real articles of this length repeat a "
         f"{what} at most {usual:,} times"
     )

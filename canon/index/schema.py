@@ -1,6 +1,6 @@
 """An SQLite file → a canon index: the tables, the marks of the format, creating and checking them.
 
-Layout (schema version 2; ``PRAGMA application_id`` marks a canon index):
+Layout (schema version 3; ``PRAGMA application_id`` marks a canon index):
 
 - ``profiles``: each profile the index was built with: name, fingerprint, settings, k, step.
 - ``documents``: source, title, added time, content hash, extraction method, length.
@@ -11,6 +11,13 @@ Layout (schema version 2; ``PRAGMA application_id`` marks a canon index):
   shingle hashes stored as signed SQLite integers.
 - ``bands``: LSH band keys of each document's MinHash signature (kept in ``doc_profiles``),
   so near-duplicates of a draft are found without a scan.
+- ``doc_profiles.sentences``: under a profile with morphology (lemma, stem), the document's
+  sentences as character spans and content-lemma hash sets (``canon.sentences.SentenceSets``
+  bytes); NULL under the others.
+- ``lemmas``: per profile, each content lemma's document frequency, and whether it is
+  *common* (held by more documents than ``canon.index.lemmas.COMMON_LEMMA``).
+- ``lemma_postings``: the inverted table ``(profile, lemma hash, document)`` of the lemmas
+  that are not common, so the sources of a rewritten sentence are found without a scan.
 
 Creating is one ``BEGIN IMMEDIATE`` transaction that looks again, under the write lock,
 whether another process created the tables first: two writers on a new file both succeed.
@@ -38,7 +45,7 @@ __all__ = [
     "unblob",
 ]
 
-SCHEMA_VERSION = 2  # 2: signatures, LSH bands, hash blobs and sampling
+SCHEMA_VERSION = 3  # 2: signatures, LSH bands, hash blobs and sampling; 3: sentence lemmas
 APPLICATION_ID = 0x63616E6E  # "cann"
 
 _DDL = """
@@ -72,6 +79,7 @@ CREATE TABLE doc_profiles (
     shingles INTEGER NOT NULL,
     hashes BLOB NOT NULL,
     signature BLOB NOT NULL,
+    sentences BLOB,
     PRIMARY KEY (doc_id, profile_id)
 ) WITHOUT ROWID;
 CREATE TABLE postings (
@@ -87,9 +95,30 @@ CREATE TABLE bands (
     doc_id INTEGER NOT NULL,
     PRIMARY KEY (profile_id, band, key, doc_id)
 ) WITHOUT ROWID;
+CREATE TABLE lemmas (
+    profile_id INTEGER NOT NULL,
+    hash INTEGER NOT NULL,
+    df INTEGER NOT NULL,
+    common INTEGER NOT NULL,
+    PRIMARY KEY (profile_id, hash)
+) WITHOUT ROWID;
+CREATE TABLE lemma_postings (
+    profile_id INTEGER NOT NULL,
+    hash INTEGER NOT NULL,
+    doc_id INTEGER NOT NULL,
+    PRIMARY KEY (profile_id, hash, doc_id)
+) WITHOUT ROWID;
 """
 
-TABLES = ("bands", "doc_profiles", "documents", "postings", "profiles")
+TABLES = (
+    "bands",
+    "doc_profiles",
+    "documents",
+    "lemma_postings",
+    "lemmas",
+    "postings",
+    "profiles",
+)
 
 
 # ------------------------------------------------------------------ column values

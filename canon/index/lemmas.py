@@ -1,0 +1,179 @@
+"""Documents' sentence lemma sets → the lemma tables, kept in step on add and remove; probes.
+
+Under each profile with morphology, the index keeps what the sentence measure
+(:mod:`canon.sentences`) needs:
+
+- each document's sentences (spans and lemma hash sets), one blob in ``doc_profiles``;
+- ``lemmas``: each content lemma's document frequency ``df`` (for IDF weights);
+- ``lemma_postings``: which documents hold each lemma, so the candidate sources of a draft
+  sentence are found by key, never by a scan.
+
+A lemma held by more than :data:`COMMON_LEMMA` documents becomes *common*, for good: its
+postings are deleted and no more are written (its ``df`` is still counted).  This bounds both
+the table and every probe, the way a set phrase bounds the shingle postings.  A common lemma
+still counts in every score (the sentence blobs keep it), but it cannot make a document a
+candidate by itself.
+
+Write functions run inside the caller's transaction and never commit.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+
+import numpy as np
+
+from ..sentences import SentenceSets
+from .schema import signed
+
+__all__ = [
+    "COMMON_LEMMA",
+    "add_documents",
+    "document_count",
+    "frequencies",
+    "postings",
+    "remove_document",
+    "sentence_sets",
+]
+
+COMMON_LEMMA = 5_000  # documents: a lemma in more is common, its postings are not kept
+
+_CHUNK = 500  # ids per IN (...) query
+
+
+def _probe(db: sqlite3.Connection, hashes: np.ndarray) -> None:
+    db.execute("CREATE TEMP TABLE IF NOT EXISTS lemma_probe (hash INTEGER PRIMARY KEY)")
+    db.execute("DELETE FROM lemma_probe")
+    db.executemany("INSERT OR IGNORE INTO lemma_probe VALUES (?)", ((h,) for h in signed(hashes)))
+
+
+def _unsigned(values: Iterable[int]) -> np.ndarray:
+    return np.fromiter(values, dtype=np.int64).view(np.uint64)
+
+
+# ------------------------------------------------------------------ writing
+
+
+def _count(db: sqlite3.Connection, profile_id: int, hashes: np.ndarray, counts: np.ndarray) -> None:
+    db.executemany(
+        "INSERT INTO lemmas VALUES (?,?,?,0) ON CONFLICT (profile_id, hash) "
+        "DO UPDATE SET df = df + excluded.df",
+        ((profile_id, h, c) for h, c in zip(signed(hashes), counts.tolist())),
+    )
+
+
+def _common(db: sqlite3.Connection, profile_id: int, hashes: np.ndarray) -> np.ndarray:
+    """Which of ``hashes`` are common now; the ones that just became so lose their postings."""
+    _probe(db, hashes)
+    rows = db.execute(
+        "SELECT l.hash, l.df, l.common FROM lemma_probe p CROSS JOIN lemmas l "
+        "ON l.profile_id = ? AND l.hash = p.hash",
+        (profile_id,),
+    ).fetchall()
+    newly = [(profile_id, h) for h, df, common in rows if not common and df > COMMON_LEMMA]
+    db.executemany("UPDATE lemmas SET common = 1 WHERE profile_id = ? AND hash = ?", newly)
+    db.executemany("DELETE FROM lemma_postings WHERE profile_id = ? AND hash = ?", newly)
+    return _unsigned(h for h, df, common in rows if common or df > COMMON_LEMMA)
+
+
+def add_documents(db: sqlite3.Connection, entries: Sequence[tuple[int, int, np.ndarray]]) -> None:
+    """Count and post ``(profile_id, doc_id, distinct lemma hashes)`` of a batch's documents."""
+    by_profile: dict[int, list[tuple[int, np.ndarray]]] = defaultdict(list)
+    for profile_id, doc_id, hashes in entries:
+        if len(hashes):
+            by_profile[profile_id].append((doc_id, hashes))
+    for profile_id, docs in by_profile.items():
+        hashes = np.concatenate([h for _, h in docs])
+        distinct, counts = np.unique(hashes, return_counts=True)
+        _count(db, profile_id, distinct, counts)
+        common = _common(db, profile_id, distinct)
+        rows = np.empty((len(hashes), 3), dtype=np.int64)
+        rows[:, 0] = profile_id
+        rows[:, 1] = hashes.view(np.int64)
+        rows[:, 2] = np.repeat([doc for doc, _ in docs], [len(h) for _, h in docs])
+        rows = rows[~np.isin(hashes, common)]
+        # Sorted by key, so each B-tree page is visited once per batch.
+        rows = rows[np.lexsort((rows[:, 2], rows[:, 1]))]
+        db.executemany("INSERT INTO lemma_postings VALUES (?,?,?)", rows.tolist())
+
+
+def remove_document(
+    db: sqlite3.Connection, profile_id: int, doc_id: int, hashes: np.ndarray
+) -> None:
+    """Take a document's distinct lemma hashes out of the counts and the postings."""
+    keys = [(profile_id, h) for h in signed(hashes)]
+    db.executemany(
+        "DELETE FROM lemma_postings WHERE profile_id = ? AND hash = ? AND doc_id = ?",
+        ((p, h, doc_id) for p, h in keys),
+    )
+    db.executemany("UPDATE lemmas SET df = df - 1 WHERE profile_id = ? AND hash = ?", keys)
+    db.executemany("DELETE FROM lemmas WHERE profile_id = ? AND hash = ? AND df <= 0", keys)
+
+
+# ------------------------------------------------------------------ reading
+
+
+def document_count(db: sqlite3.Connection) -> int:
+    return int(db.execute("SELECT count(*) FROM documents").fetchone()[0])
+
+
+def frequencies(
+    db: sqlite3.Connection, profile_id: int, hashes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Document frequency of each of ``hashes`` (0 if no document holds it), and whether it is
+    common; both aligned with ``hashes``."""
+    _probe(db, hashes)
+    rows = db.execute(
+        "SELECT l.hash, l.df, l.common FROM lemma_probe p CROSS JOIN lemmas l "
+        "ON l.profile_id = ? AND l.hash = p.hash",
+        (profile_id,),
+    ).fetchall()
+    found = {h: (df, common) for h, df, common in rows}
+    keys = signed(hashes)
+    df = np.fromiter((found.get(h, (0, 0))[0] for h in keys), dtype=np.int64, count=len(keys))
+    common = np.fromiter((found.get(h, (0, 0))[1] for h in keys), dtype=bool, count=len(keys))
+    return df, common
+
+
+def postings(
+    db: sqlite3.Connection, profile_id: int, hashes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(hash, doc_id)`` of every document holding one of ``hashes`` (common lemmas have
+    none), as a uint64 and an int64 array."""
+    _probe(db, hashes)
+    rows = db.execute(
+        # CROSS JOIN keeps the probe outside: one key lookup per lemma, never a scan.
+        "SELECT l.hash, l.doc_id FROM lemma_probe p CROSS JOIN lemma_postings l "
+        "ON l.profile_id = ? AND l.hash = p.hash",
+        (profile_id,),
+    ).fetchall()
+    if not rows:
+        return np.zeros(0, np.uint64), np.zeros(0, np.int64)
+    table = np.array(rows, dtype=np.int64)
+    return table[:, 0].view(np.uint64), table[:, 1]
+
+
+def _chunks(ids: Iterable[int]) -> Iterator[list[int]]:
+    ids = list(ids)
+    for start in range(0, len(ids), _CHUNK):
+        yield ids[start : start + _CHUNK]
+
+
+def sentence_sets(
+    db: sqlite3.Connection, profile_id: int, doc_ids: Iterable[int] | None = None
+) -> Iterator[tuple[int, SentenceSets]]:
+    """``(doc_id, sentences)`` of the documents named (every document for None)."""
+    query = "SELECT doc_id, sentences FROM doc_profiles WHERE profile_id = ?"
+    if doc_ids is None:
+        cursor = db.execute(query + " AND sentences IS NOT NULL ORDER BY doc_id", (profile_id,))
+        for doc_id, data in cursor.fetchall():
+            yield doc_id, SentenceSets.from_bytes(data)
+        return
+    for chunk in _chunks(doc_ids):
+        marks = ",".join("?" * len(chunk))
+        rows = db.execute(f"{query} AND doc_id IN ({marks})", [profile_id, *chunk]).fetchall()
+        for doc_id, data in rows:
+            if data is not None:
+                yield doc_id, SentenceSets.from_bytes(data)

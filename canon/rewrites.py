@@ -22,6 +22,7 @@ frequencies twice, postings once, names and sentence sets in chunks of 500 docum
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -35,9 +36,10 @@ from .index.store import Index, IndexedProfile
 from .records import record_dict
 from .sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, idf, sentence_sets
 
-__all__ = ["PER_SENTENCE", "Rewrite", "RewriteCheck", "find_rewrites"]
+__all__ = ["PER_SENTENCE", "PROBE_ROWS", "Rewrite", "RewriteCheck", "find_rewrites"]
 
 PER_SENTENCE = 5  # sources listed per rewritten draft sentence, best first
+PROBE_ROWS = 50_000  # lemma posting rows read per draft beyond the prefixes' own
 _SLACK = 1e-9  # relative: bounds are loosened by this much against rounding
 
 
@@ -83,24 +85,23 @@ class RewriteCheck:
 
 @dataclass(frozen=True)
 class _Query:
-    """One draft sentence to judge: its lemmas and their weights, and the prefix to look up."""
+    """One draft sentence to judge: its lemmas, their weights, and its prefix."""
 
     number: int  # the sentence's position in the draft's sentence sets
     lemmas: np.ndarray  # sorted uint64
+    weights: np.ndarray  # aligned with lemmas
     total: float  # w(draft sentence)
-    probe: np.ndarray  # the prefix lemmas
-    probe_weights: np.ndarray
-    rest: float  # the weight of the lemmas not looked up
+    prefix: np.ndarray  # the lemmas one of which a source sentence reaching the threshold has
 
 
 class _Weights:
-    """IDF weights of lemmas, their frequencies read from the index as needed."""
+    """Frequencies and IDF weights of lemmas, read from the index as needed."""
 
     def __init__(self, index: Index, indexed: IndexedProfile) -> None:
         self.index, self.indexed = index, indexed
         self.documents = index.document_count()
         self.hashes = np.zeros(0, np.uint64)
-        self.values = np.zeros(0, np.float64)
+        self.df = np.zeros(0, np.int64)
         self.common = np.zeros(0, bool)
 
     def learn(self, hashes: np.ndarray) -> None:
@@ -110,18 +111,43 @@ class _Weights:
         df, common = self.index.lemma_frequencies(self.indexed, new)
         order = np.argsort(np.concatenate([self.hashes, new]), kind="stable")
         self.hashes = np.concatenate([self.hashes, new])[order]
-        self.values = np.concatenate([self.values, idf(df, self.documents)])[order]
+        self.df = np.concatenate([self.df, df])[order]
         self.common = np.concatenate([self.common, common])[order]
 
-    def of(self, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Weights and common marks of ``hashes``, all learnt before."""
+    def of(self, hashes: np.ndarray) -> np.ndarray:
+        """The IDF weights of ``hashes``, all learnt before."""
+        return idf(self.df[np.searchsorted(self.hashes, hashes)], self.documents)
+
+    def rows(self, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The posting rows each of ``hashes`` has (0 for a common lemma), and which are
+        common."""
         at = np.searchsorted(self.hashes, hashes)
-        return self.values[at], self.common[at]
+        return np.where(self.common[at], 0, self.df[at]), self.common[at]
+
+
+def _join(keys: np.ndarray, probes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every ``(i, j)`` with ``keys[i] == probes[j]``, ``keys`` sorted."""
+    first = np.searchsorted(keys, probes, side="left")
+    count = np.searchsorted(keys, probes, side="right") - first
+    j = np.repeat(np.arange(len(probes)), count)
+    i = np.repeat(first - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
+    return i, j
+
+
+def _grouped(
+    first: np.ndarray, second: np.ndarray, weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct ``(first, second)`` pairs (non-negative ints) and their summed weights."""
+    width = int(second.max(initial=0)) + 1
+    keys, inverse = np.unique(first.astype(np.int64) * width + second, return_inverse=True)
+    total = np.bincount(inverse.ravel(), weights=weights, minlength=len(keys))
+    return keys // width, keys % width, total
 
 
 def _query(number: int, lemmas: np.ndarray, weights: _Weights, alpha: float) -> _Query | None:
     """The query of a draft sentence, or None when its uncommon lemmas weigh too little."""
-    values, common = weights.of(lemmas)
+    values = weights.of(lemmas)
+    _, common = weights.rows(lemmas)
     total = float(values.sum())
     order = np.lexsort((lemmas, -values))  # heaviest (rarest) first
     order = order[~common[order]]
@@ -130,49 +156,119 @@ def _query(number: int, lemmas: np.ndarray, weights: _Weights, alpha: float) -> 
     needed = np.flatnonzero(left < alpha * total * (1 - _SLACK))
     if len(needed) == 0:
         return None
-    chosen = order[: needed[0] + 1]
-    return _Query(number, lemmas, total, lemmas[chosen], values[chosen], float(left[needed[0]]))
+    return _Query(number, lemmas, values, total, lemmas[order[: needed[0] + 1]])
+
+
+def _flatten(queries: list[_Query]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The queries' lemmas as one array sorted by hash: hashes, the query each comes from,
+    weights."""
+    hashes = np.concatenate([q.lemmas for q in queries])
+    weights = np.concatenate([q.weights for q in queries])
+    owner = np.repeat(np.arange(len(queries)), [len(q.lemmas) for q in queries])
+    order = np.argsort(hashes, kind="stable")
+    return hashes[order], owner[order], weights[order]
+
+
+def _probed(queries: list[_Query], weights: _Weights, budget: int) -> np.ndarray:
+    """The lemmas to look up: every prefix, then the other uncommon lemmas, rarest first,
+    while their posting rows stay within ``budget``."""
+    needed = np.unique(np.concatenate([q.prefix for q in queries]))
+    others = np.setdiff1d(np.concatenate([q.lemmas for q in queries]), needed)
+    rows, common = weights.rows(others)
+    others, rows = others[~common], rows[~common]
+    order = np.argsort(rows, kind="stable")
+    room = budget - int(weights.rows(needed)[0].sum())
+    fits = np.cumsum(rows[order]) <= room
+    return np.union1d(needed, others[order][fits])
 
 
 def _candidates(
-    index: Index, indexed: IndexedProfile, queries: list[_Query], alpha: float
-) -> list[tuple[_Query, np.ndarray]]:
-    """Each query with the documents that may hold a sentence reaching the threshold."""
+    index: Index, indexed: IndexedProfile, queries: list[_Query], weights: _Weights, alpha: float
+) -> set[int]:
+    """The documents that may hold a sentence reaching the threshold for some query: those
+    whose looked-up lemmas, with all the lemmas not looked up, weigh enough."""
     if not queries:
+        return set()
+    hashes, owner, weight = _flatten(queries)
+    probed = _probed(queries, weights, PROBE_ROWS)
+    looked = np.isin(hashes, probed)
+    unseen = np.bincount(owner[~looked], weights=weight[~looked], minlength=len(queries))
+    found, docs = index.lemma_postings(indexed, probed)
+    at, row = _join(hashes, found)
+    query, doc, shared = _grouped(owner[at], docs[row], weight[at])
+    needed = alpha * np.array([q.total for q in queries]) * (1 - _SLACK)
+    return {int(d) for d in doc[shared + unseen[query] >= needed[query]]}
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """The sentences of the documents read, one after another."""
+
+    docs: list[int]  # the documents in order
+    sets: list[SentenceSets]
+    first: np.ndarray  # each document's first sentence
+    lemmas: np.ndarray  # every sentence's lemmas
+    owners: np.ndarray  # the sentence of each entry of lemmas
+
+    @classmethod
+    def read(cls, index: Index, indexed: IndexedProfile, doc_ids: list[int]) -> _Stored:
+        found = [(doc, s) for doc, s in index.sentence_sets(indexed, doc_ids) if len(s)]
+        sets = [s for _, s in found]
+        first = np.cumsum([0] + [len(s) for s in sets])
+        lemmas = np.concatenate([s.lemmas for s in sets]) if sets else np.zeros(0, np.uint64)
+        owners = [s.owners + f for s, f in zip(sets, first)]
+        return cls(
+            [doc for doc, _ in found],
+            sets,
+            first,
+            lemmas,
+            np.concatenate(owners) if owners else np.zeros(0, np.int64),
+        )
+
+    def locate(self, sentence: int) -> tuple[int, int]:
+        """The document (its position in ``docs``) and the place in it of a sentence."""
+        position = int(np.searchsorted(self.first, sentence, side="right")) - 1
+        return position, sentence - int(self.first[position])
+
+
+@dataclass(frozen=True)
+class _Match:
+    query: _Query
+    doc: int
+    score: float
+    sentence: int  # in the document's sentence sets
+
+
+def _scored(
+    queries: list[_Query], stored: _Stored, weights: _Weights, alpha: float, threshold: float
+) -> list[_Match]:
+    """Every (query, stored sentence) pair of Dice ≥ threshold, the best sentence of each
+    document only.  Shared weights are summed for all pairs at once; the weights of a stored
+    sentence's other lemmas are read only for the pairs that share enough."""
+    if not queries or not len(stored.lemmas):
         return []
-    probe = np.concatenate([q.probe for q in queries])
-    owner = np.repeat(np.arange(len(queries)), [len(q.probe) for q in queries])
-    weight = np.concatenate([q.probe_weights for q in queries])
-    hashes, docs = index.lemma_postings(indexed, np.unique(probe))
-    order = np.argsort(probe, kind="stable")
-    probe, owner, weight = probe[order], owner[order], weight[order]
-    first = np.searchsorted(probe, hashes, side="left")
-    count = np.searchsorted(probe, hashes, side="right") - first
-    # Every (query, document) pair sharing a prefix lemma, with that lemma's weight.
-    at = np.repeat(first - np.cumsum(count) + count, count) + np.arange(count.sum())
-    pair_doc = np.repeat(docs, count)
-    key = owner[at] * (int(docs.max(initial=0)) + 1) + pair_doc
-    keys, inverse = np.unique(key, return_inverse=True)
-    shared = np.bincount(inverse, weights=weight[at], minlength=len(keys))
-    key_query, key_doc = np.divmod(keys, int(docs.max(initial=0)) + 1)
-    found = []
-    for number, query in enumerate(queries):
-        mine = key_query == number
-        keep = shared[mine] + query.rest >= alpha * query.total * (1 - _SLACK)
-        found.append((query, key_doc[mine][keep]))
-    return found
-
-
-def _best(query: _Query, sets: SentenceSets, weights: _Weights) -> tuple[float, int]:
-    """The best Dice of the query against one document's sentences, and which sentence."""
-    values, _ = weights.of(sets.lemmas)
-    owners = sets.owners
-    sizes = np.bincount(owners, weights=values, minlength=len(sets))
-    member = np.isin(sets.lemmas, query.lemmas, assume_unique=False)
-    shared = np.bincount(owners, weights=values * member, minlength=len(sets))
-    dice = 2 * shared / (query.total + sizes)
-    best = int(np.argmax(dice))
-    return float(dice[best]), best
+    hashes, owner, weight = _flatten(queries)
+    at, entry = _join(hashes, stored.lemmas)
+    query, sentence, shared = _grouped(owner[at], stored.owners[entry], weight[at])
+    totals = np.array([q.total for q in queries])
+    keep = shared >= alpha * totals[query] * (1 - _SLACK)
+    query, sentence, shared = query[keep], sentence[keep], shared[keep]
+    entries = np.isin(stored.owners, sentence)
+    weights.learn(np.unique(stored.lemmas[entries]))
+    sizes = np.bincount(
+        stored.owners[entries], weights=weights.of(stored.lemmas[entries]),
+        minlength=len(stored.first),
+    )  # fmt: skip
+    dice = 2 * shared / (totals[query] + sizes[sentence])
+    best: dict[tuple[int, int], _Match] = {}
+    for q, s, score in zip(query.tolist(), sentence.tolist(), dice.tolist()):
+        if score < threshold:
+            continue
+        position, place = stored.locate(s)
+        key = (q, position)
+        if key not in best or (score, -place) > (best[key].score, -best[key].sentence):
+            best[key] = _Match(queries[q], position, score, place)
+    return list(best.values())
 
 
 def _draft(draft: str | Canonical, indexed: IndexedProfile) -> Canonical:
@@ -199,49 +295,9 @@ def _draft(draft: str | Canonical, indexed: IndexedProfile) -> Canonical:
 def _check_settings(threshold: float, min_lemmas: int, per_sentence: int) -> None:
     if not 0 < threshold <= 1:
         raise OptionError("threshold", f"must be in (0, 1], got {threshold}", value=threshold)
-    if type(min_lemmas) is not int or min_lemmas < 1:
-        raise OptionError(
-            "min_lemmas", f"must be a positive integer, got {min_lemmas!r}", value=min_lemmas
-        )
-    if type(per_sentence) is not int or per_sentence < 1:
-        raise OptionError(
-            "per_sentence",
-            f"must be a positive integer, got {per_sentence!r}",
-            value=per_sentence,
-        )
-
-
-@dataclass(frozen=True)
-class _Match:
-    query: _Query
-    doc: int
-    score: float
-    sentence: int  # in the document's sentence sets
-
-
-def _matches(
-    index: Index,
-    indexed: IndexedProfile,
-    found: list[tuple[_Query, np.ndarray]],
-    weights: _Weights,
-    exclude: Callable[[str], bool],
-    threshold: float,
-) -> tuple[list[_Match], dict[int, tuple[str, str | None]], dict[int, SentenceSets]]:
-    """The candidates that reach ``threshold`` and are not excluded; the names and sentence
-    sets of the documents read."""
-    docs = {int(d) for _, candidates in found for d in candidates}
-    names = index.sources(docs)
-    allowed = sorted(d for d in docs if d in names and not exclude(names[d][0]))
-    sets = {doc: s for doc, s in index.sentence_sets(indexed, allowed) if len(s)}
-    if sets:
-        weights.learn(np.unique(np.concatenate([s.lemmas for s in sets.values()])))
-    matches = []
-    for query, candidates in found:
-        for doc in (int(d) for d in candidates if int(d) in sets):
-            score, sentence = _best(query, sets[doc], weights)
-            if score >= threshold:
-                matches.append(_Match(query, doc, score, sentence))
-    return matches, names, sets
+    for option, value in (("min_lemmas", min_lemmas), ("per_sentence", per_sentence)):
+        if type(value) is not int or value < 1:
+            raise OptionError(option, f"must be a positive integer, got {value!r}", value=value)
 
 
 def _queries(
@@ -265,23 +321,27 @@ def _queries(
 def _listed(
     matches: list[_Match],
     draft: SentenceSets,
+    stored: _Stored,
     names: dict[int, tuple[str, str | None]],
-    sources: dict[int, SentenceSets],
     per_sentence: int,
 ) -> tuple[Rewrite, ...]:
     """The matches as records: draft order, then score, source name and place in the source;
     at most ``per_sentence`` a draft sentence."""
-    ordered = sorted(matches, key=lambda m: (m.query.number, -m.score, names[m.doc][0], m.sentence))
+
+    def order(m: _Match) -> tuple[int, float, str, int]:
+        return m.query.number, -m.score, names[stored.docs[m.doc]][0], m.sentence
+
     listed: list[Rewrite] = []
-    taken: dict[int, int] = {}
-    for m in ordered:
-        taken[m.query.number] = taken.get(m.query.number, 0) + 1
+    taken: dict[int, int] = defaultdict(int)
+    for m in sorted(matches, key=order):
+        taken[m.query.number] += 1
         if taken[m.query.number] > per_sentence:
             continue
+        doc = stored.docs[m.doc]
         start, end = (int(v) for v in draft.spans[m.query.number])
-        source_start, source_end = (int(v) for v in sources[m.doc].spans[m.sentence])
-        source, title = names[m.doc]
-        listed.append(Rewrite(start, end, m.doc, source, title, source_start, source_end, m.score))
+        source_start, source_end = (int(v) for v in stored.sets[m.doc].spans[m.sentence])
+        source, title = names[doc]
+        listed.append(Rewrite(start, end, doc, source, title, source_start, source_end, m.score))
     return tuple(listed)
 
 
@@ -306,8 +366,11 @@ def find_rewrites(
     alpha = threshold / (2 - threshold)
     weights = _Weights(index, indexed)
     queries, too_common = _queries(sets, weights, alpha, min_lemmas)
-    found = _candidates(index, indexed, queries, alpha)
-    matches, names, sources = _matches(index, indexed, found, weights, exclude, threshold)
+    candidates = _candidates(index, indexed, queries, weights, alpha)
+    names = index.sources(candidates)
+    allowed = sorted(d for d in candidates if d in names and not exclude(names[d][0]))
+    stored = _Stored.read(index, indexed, allowed)
+    matches = _scored(queries, stored, weights, alpha, threshold)
     return RewriteCheck(
         indexed.name,
         indexed.fingerprint,
@@ -316,5 +379,5 @@ def find_rewrites(
         len(sets),
         len(queries),
         tuple(too_common),
-        _listed(matches, sets, names, sources, per_sentence),
+        _listed(matches, sets, stored, names, per_sentence),
     )

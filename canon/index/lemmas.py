@@ -46,7 +46,9 @@ _CHUNK = 500  # ids per IN (...) query
 def _probe(db: sqlite3.Connection, hashes: np.ndarray) -> None:
     db.execute("CREATE TEMP TABLE IF NOT EXISTS lemma_probe (hash INTEGER PRIMARY KEY)")
     db.execute("DELETE FROM lemma_probe")
-    db.executemany("INSERT OR IGNORE INTO lemma_probe VALUES (?)", ((h,) for h in signed(hashes)))
+    # In key order, so that the temporary B-tree is appended to, never split at random.
+    keys = np.unique(np.asarray(hashes, dtype=np.uint64).view(np.int64))
+    db.executemany("INSERT INTO lemma_probe VALUES (?)", ((h,) for h in keys.tolist()))
 
 
 def _unsigned(values: Iterable[int]) -> np.ndarray:

@@ -45,8 +45,8 @@ __all__ = [
     "sentence_sets",
 ]
 
-MIN_LEMMAS = 4
-THRESHOLD = 0.6
+MIN_LEMMAS = 3
+THRESHOLD = 0.55
 MAX_LEMMAS = 64
 
 _HEADER = struct.Struct("<I")  # the number of sentences of a stored blob
@@ -129,15 +129,30 @@ class SentenceSets:
         return cls(np.zeros((0, 2), np.int64), np.zeros(1, np.int64), np.zeros(0, np.uint64))
 
 
-def _pieces(
-    tokens: np.ndarray, spans: np.ndarray, first: int, last: int, bounds: tuple[int, int]
-) -> Iterator[tuple[int, int, np.ndarray]]:
-    """Tokens ``first..last-1`` of one sentence, in pieces of at most ``MAX_LEMMAS``."""
-    for start in range(first, last, MAX_LEMMAS):
-        stop = min(start + MAX_LEMMAS, last)
-        begin = bounds[0] if start == first else int(spans[start, 0])
-        end = bounds[1] if stop == last else int(spans[stop - 1, 1])
-        yield begin, end, np.unique(tokens[start:stop])
+def _ranges(first: np.ndarray, last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For ranges ``[first[i], last[i])``: every index they hold, and the range it is in."""
+    lengths = last - first
+    owner = np.repeat(np.arange(len(first)), lengths)
+    at = np.repeat(first - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
+    return at, owner
+
+
+def _pieces(sentences: np.ndarray, tokens: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each sentence's first and last token and span, a sentence of more than ``MAX_LEMMAS``
+    tokens cut into pieces of that many; sentences without a token are left out."""
+    first = np.searchsorted(tokens[:, 0], sentences[:, 0], side="left")
+    last = np.searchsorted(tokens[:, 1], sentences[:, 1], side="right")
+    held = first < last
+    sentences, first, last = sentences[held], first[held], last[held]
+    count = (last - first + MAX_LEMMAS - 1) // MAX_LEMMAS
+    step, owner = _ranges(np.zeros_like(count), count)
+    begin = first[owner] + step * MAX_LEMMAS
+    end = np.minimum(begin + MAX_LEMMAS, last[owner])
+    spans = np.column_stack([
+        np.where(begin == first[owner], sentences[owner, 0], tokens[begin, 0]),
+        np.where(end == last[owner], sentences[owner, 1], tokens[end - 1, 1]),
+    ])  # fmt: skip
+    return begin, end, spans
 
 
 def sentence_sets(canonical: Canonical) -> SentenceSets:
@@ -145,22 +160,18 @@ def sentence_sets(canonical: Canonical) -> SentenceSets:
     hashes of the tokens whose spans lie inside it."""
     if not canonical.tokens:
         return SentenceSets.empty()
-    hashes = token_hashes(canonical.tokens)
-    spans = np.asarray(canonical.spans, dtype=np.int64).reshape(-1, 2)
-    found: list[tuple[int, int, np.ndarray]] = []
-    for start, end in sentence_spans(canonical.text):
-        first = int(np.searchsorted(spans[:, 0], start, side="left"))
-        last = int(np.searchsorted(spans[:, 1], end, side="right"))
-        if first < last:
-            found.extend(_pieces(hashes, spans, first, last, (start, end)))
-    if not found:
-        return SentenceSets.empty()
-    sizes = [len(lemmas) for _, _, lemmas in found]
-    return SentenceSets(
-        np.array([(s, e) for s, e, _ in found], dtype=np.int64),
-        np.concatenate(([0], np.cumsum(sizes))).astype(np.int64),
-        np.concatenate([lemmas for _, _, lemmas in found]).astype(np.uint64),
-    )
+    tokens = np.asarray(canonical.spans, dtype=np.int64).reshape(-1, 2)
+    found = np.asarray(sentence_spans(canonical.text), dtype=np.int64).reshape(-1, 2)
+    begin, end, spans = _pieces(found, tokens)
+    at, piece = _ranges(begin, end)
+    hashes = token_hashes(canonical.tokens)[at]
+    order = np.lexsort((hashes, piece))  # by piece, then hash
+    hashes, piece = hashes[order], piece[order]
+    new = np.ones(len(hashes), dtype=bool)
+    new[1:] = (hashes[1:] != hashes[:-1]) | (piece[1:] != piece[:-1])
+    sizes = np.bincount(piece[new], minlength=len(spans))
+    offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    return SentenceSets(spans.astype(np.int64), offsets, hashes[new].astype(np.uint64))
 
 
 def idf(df: np.ndarray, documents: int) -> np.ndarray:

@@ -8,11 +8,14 @@ sentence with every sentence of every document, but only a few documents are rea
 
 - Dice ≥ θ needs ``w(shared) ≥ α · w(draft)`` with ``α = θ / (2 − θ)``.  So a source
   sentence that reaches θ must hold one of the draft sentence's rarest lemmas, those that
-  carry more than ``1 − α`` of its weight (the *prefix*, as in prefix-filtering set joins):
-  only the prefix lemmas are looked up in the lemma postings.
-- A document whose prefix lemmas, plus all the lemmas not looked up, weigh less than
+  carry more than ``1 − α`` of its weight (the *prefix*, as in prefix-filtering set joins).
+  The prefixes are looked up in the lemma postings, and so are the drafts' other lemmas,
+  rarest first, while they add at most :data:`PROBE_ROWS` posting rows.
+- A document whose looked-up lemmas, plus all the lemmas not looked up, weigh less than
   ``α · w(draft)`` cannot hold such a sentence, and is not read.
-- The other documents' sentence sets are read and scored exactly.
+- The other documents' sentence sets are read; the weight each of their sentences shares
+  with each draft sentence is summed at once, and only the pairs that share at least
+  ``α · w(draft)`` have the source sentence's own weight read and their Dice computed.
 
 A common lemma (see :mod:`canon.index.lemmas`) has no postings: a draft sentence whose
 uncommon lemmas weigh too little to form a prefix cannot be looked up; it is listed in
@@ -206,7 +209,7 @@ class _Stored:
 
     docs: list[int]  # the documents in order
     sets: list[SentenceSets]
-    first: np.ndarray  # each document's first sentence
+    first: np.ndarray  # each document's first sentence, then the number of sentences
     lemmas: np.ndarray  # every sentence's lemmas
     owners: np.ndarray  # the sentence of each entry of lemmas
 
@@ -257,7 +260,7 @@ def _scored(
     weights.learn(np.unique(stored.lemmas[entries]))
     sizes = np.bincount(
         stored.owners[entries], weights=weights.of(stored.lemmas[entries]),
-        minlength=len(stored.first),
+        minlength=int(stored.first[-1]),
     )  # fmt: skip
     dice = 2 * shared / (totals[query] + sizes[sentence])
     best: dict[tuple[int, int], _Match] = {}

@@ -510,3 +510,18 @@ def test_spans_lie_in_the_draft_and_in_the_source(
         assert 0 <= r.source_start < r.source_end <= len(DOCS[r.source])
         assert (r.source_start, r.source_end) in set(sentence_spans(DOCS[r.source]))
         assert threshold <= r.score <= 1 + 1e-12
+
+
+def test_a_long_draft_is_looked_up_in_bounded_time(articles: Path) -> None:
+    """200,000 characters of copied paragraphs: every sentence is looked up, none is slow."""
+    whole = " ".join(DOCS.values())
+    draft = " ".join([whole] * (200_000 // len(whole) + 1))
+    with Index(articles, readonly=True) as index:
+        start = time.perf_counter()
+        result = find_rewrites(draft, index, lemma(index))
+        assert time.perf_counter() - start < 20.0
+    rewritten = {(r.start, r.end) for r in result.rewrites}
+    assert result.judged > 2_000 and len(rewritten) >= 0.97 * result.judged
+    assert (
+        max(sum(1 for r in result.rewrites if r.start == s) for s, _ in rewritten) <= PER_SENTENCE
+    )

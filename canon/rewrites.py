@@ -10,7 +10,7 @@ sentence with every sentence of every document, but only a few documents are rea
   sentence that reaches θ must hold one of the draft sentence's rarest lemmas, those that
   carry more than ``1 − α`` of its weight (the *prefix*, as in prefix-filtering set joins).
   The prefixes are looked up in the lemma postings, and so are the drafts' other lemmas,
-  rarest first, while they add at most :data:`PROBE_ROWS` posting rows.
+  rarest first, while they add at most :data:`PROBE_POSTINGS` postings (document ids).
 - A document whose looked-up lemmas, plus all the lemmas not looked up, weigh less than
   ``α · w(draft)`` cannot hold such a sentence, and is not read.
 - The other documents' sentence sets are read; the weight each of their sentences shares
@@ -39,10 +39,10 @@ from .index.store import Index, IndexedProfile
 from .records import record_dict
 from .sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, idf, sentence_sets
 
-__all__ = ["PER_SENTENCE", "PROBE_ROWS", "Rewrite", "RewriteCheck", "find_rewrites"]
+__all__ = ["PER_SENTENCE", "PROBE_POSTINGS", "Rewrite", "RewriteCheck", "find_rewrites"]
 
 PER_SENTENCE = 5  # sources listed per rewritten draft sentence, best first
-PROBE_ROWS = 50_000  # lemma posting rows read per draft beyond the prefixes' own
+PROBE_POSTINGS = 50_000  # lemma postings (document ids) read per draft beyond the prefixes
 _SLACK = 1e-9  # relative: bounds are loosened by this much against rounding
 
 
@@ -121,8 +121,8 @@ class _Weights:
         """The IDF weights of ``hashes``, all learnt before."""
         return idf(self.df[np.searchsorted(self.hashes, hashes)], self.documents)
 
-    def rows(self, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The posting rows each of ``hashes`` has (0 for a common lemma), and which are
+    def postings(self, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The postings each of ``hashes`` has (0 for a common lemma), and which are
         common."""
         at = np.searchsorted(self.hashes, hashes)
         return np.where(self.common[at], 0, self.df[at]), self.common[at]
@@ -150,7 +150,7 @@ def _grouped(
 def _query(number: int, lemmas: np.ndarray, weights: _Weights, alpha: float) -> _Query | None:
     """The query of a draft sentence, or None when its uncommon lemmas weigh too little."""
     values = weights.of(lemmas)
-    _, common = weights.rows(lemmas)
+    _, common = weights.postings(lemmas)
     total = float(values.sum())
     order = np.lexsort((lemmas, -values))  # heaviest (rarest) first
     order = order[~common[order]]
@@ -174,13 +174,13 @@ def _flatten(queries: list[_Query]) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 def _probed(queries: list[_Query], weights: _Weights, budget: int) -> np.ndarray:
     """The lemmas to look up: every prefix, then the other uncommon lemmas, rarest first,
-    while their posting rows stay within ``budget``."""
+    while their postings stay within ``budget``."""
     needed = np.unique(np.concatenate([q.prefix for q in queries]))
     others = np.setdiff1d(np.concatenate([q.lemmas for q in queries]), needed)
-    rows, common = weights.rows(others)
+    rows, common = weights.postings(others)
     others, rows = others[~common], rows[~common]
     order = np.argsort(rows, kind="stable")
-    room = budget - int(weights.rows(needed)[0].sum())
+    room = budget - int(weights.postings(needed)[0].sum())
     fits = np.cumsum(rows[order]) <= room
     return np.union1d(needed, others[order][fits])
 
@@ -193,7 +193,7 @@ def _candidates(
     if not queries:
         return set()
     hashes, owner, weight = _flatten(queries)
-    probed = _probed(queries, weights, PROBE_ROWS)
+    probed = _probed(queries, weights, PROBE_POSTINGS)
     looked = np.isin(hashes, probed)
     unseen = np.bincount(owner[~looked], weights=weight[~looked], minlength=len(queries))
     found, docs = index.lemma_postings(indexed, probed)

@@ -22,6 +22,10 @@ from canon.sentences import sentence_sets
 LEMMA = canon.get_profile("lemma")
 
 
+def lemma(index: Index) -> canon.IndexedProfile:
+    return next(p for p in index.profiles() if p.name == "lemma")
+
+
 def make_docs(count: int, seed: int) -> dict[str, str]:
     """Documents of 4-9 sentences drawn from one pool of real sentences, so they overlap."""
     rng = random.Random(seed)
@@ -40,6 +44,25 @@ def add(index: Index, path: Path, docs: dict[str, str], **options: object) -> ca
     return canon.add_sources(index, [str(write_jsonl(path, docs))], **options)
 
 
+def segments(raw: sqlite3.Connection, profile: int) -> set[tuple[int, int]]:
+    """The ``(hash, doc_id)`` pairs the postings segments hold, each segment checked: its ids
+    sorted, at most ``SEGMENT``, keyed by the first, all below the lemma's next segment."""
+    pairs: set[tuple[int, int]] = set()
+    last: dict[int, int] = {}
+    for h, first, data in raw.execute(
+        "SELECT hash, first_doc, docs FROM lemma_postings WHERE profile_id = ? "
+        "ORDER BY hash, first_doc",
+        (profile,),
+    ):
+        ids = np.frombuffer(data, dtype="<u4").tolist()
+        assert ids and ids == sorted(set(ids)) and ids[0] == first
+        assert len(ids) <= canon.index.lemmas.SEGMENT
+        assert last.get(h, -1) < first
+        last[h] = ids[-1]
+        pairs.update((h, i) for i in ids)
+    return pairs
+
+
 def stored(db: Path) -> tuple[dict[str, list], Counter, set[tuple[int, str]], set[int]]:
     """What the file holds: sentence spans and lemmas by source, frequencies, postings, and
     the common lemmas (hashes as unsigned ints)."""
@@ -53,16 +76,9 @@ def stored(db: Path) -> tuple[dict[str, list], Counter, set[tuple[int, str]], se
         rows = raw.execute(
             "SELECT hash, df, common FROM lemmas WHERE profile_id = ?", (profile,)
         ).fetchall()
-        postings = raw.execute(
-            "SELECT l.hash, d.source FROM lemma_postings l JOIN documents d ON d.id = l.doc_id "
-            "WHERE l.profile_id = ?",
-            (profile,),
-        ).fetchall()
-        orphans = raw.execute(
-            "SELECT count(*) FROM lemma_postings l LEFT JOIN documents d ON d.id = l.doc_id "
-            "WHERE d.id IS NULL"
-        ).fetchone()[0]
-    assert orphans == 0
+        names = dict(raw.execute("SELECT id, source FROM documents"))
+        pairs = segments(raw, profile)
+    assert {i for _, i in pairs} <= names.keys()  # no posting of a removed document
     unsigned = lambda h: int(np.int64(h).view(np.uint64))  # noqa: E731
     sentences = {
         source: [(s.start, s.end, s.lemmas) for s in canon.sentences.SentenceSets.from_bytes(data)]
@@ -70,7 +86,7 @@ def stored(db: Path) -> tuple[dict[str, list], Counter, set[tuple[int, str]], se
     }
     df = Counter({unsigned(h): n for h, n, _ in rows})
     common = {unsigned(h) for h, _, flag in rows if flag}
-    return sentences, df, {(unsigned(h), s) for h, s in postings}, common
+    return sentences, df, {(unsigned(h), names[i]) for h, i in pairs}, common
 
 
 def expected(docs: dict[str, str]) -> tuple[dict[str, list], Counter]:
@@ -120,11 +136,12 @@ def test_remove_leaves_nothing_of_the_document(tmp_path: Path) -> None:
             "SELECT id FROM documents WHERE source = ?", (gone,)
         ).fetchone()
         assert index.remove([gone]) == 1
-        for table in ("lemma_postings", "doc_profiles", "postings", "bands"):
+        for table in ("doc_profiles", "postings", "bands"):
             rows = index._db.execute(f"SELECT count(*) FROM {table} WHERE doc_id = ?", (doc_id,))
             assert rows.fetchone()[0] == 0, table
+        assert doc_id not in {i for _, i in segments(index._db, lemma(index).id)}
         draft = docs[gone].split(". ")[0]
-        result = find_rewrites(draft, index, next(p for p in index.profiles() if p.name == "lemma"))
+        result = find_rewrites(draft, index, lemma(index))
         assert gone not in {r.source for r in result.rewrites}
     rest = {k: v for k, v in docs.items() if k != gone}
     assert_consistent(db, rest)
@@ -132,6 +149,27 @@ def test_remove_leaves_nothing_of_the_document(tmp_path: Path) -> None:
         index.remove(list(rest))
         assert index._db.execute("SELECT count(*) FROM lemmas").fetchone()[0] == 0
         assert index._db.execute("SELECT count(*) FROM lemma_postings").fetchone()[0] == 0
+
+
+def test_segments_fill_split_and_shrink(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With segments of 2 ids, 9 documents added in batches of 4 fill, split and (as some are
+    removed from the middle, the start and the end) shrink and re-key segments."""
+    monkeypatch.setattr(canon.index.lemmas, "SEGMENT", 2)
+    docs = make_docs(9, seed=7)
+    db = tmp_path / "s.db"
+    with Index(db, create=True) as index:
+        add(index, tmp_path / "docs.jsonl", docs, batch=4)
+    assert_consistent(db, docs)
+    with sqlite3.connect(db) as raw:
+        (longest,) = raw.execute("SELECT max(length(docs)) FROM lemma_postings").fetchone()
+        (rows,) = raw.execute("SELECT count(*) FROM lemma_postings").fetchone()
+    assert longest == 8 and rows > len(expected(docs)[1])  # full segments, several per lemma
+    gone = ["doc-000", "doc-004", "doc-005", "doc-008"]
+    with Index(db) as index:
+        assert index.remove(gone) == 4
+        add(index, tmp_path / "more.jsonl", make_docs(3, seed=8) | {"doc-004": docs["doc-004"]})
+    rest = {k: v for k, v in docs.items() if k not in gone}
+    assert_consistent(db, rest | make_docs(3, seed=8) | {"doc-004": docs["doc-004"]})
 
 
 def test_a_readd_replaces_the_rows(tmp_path: Path) -> None:

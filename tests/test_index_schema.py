@@ -69,7 +69,7 @@ def _crafted(path: Path, ddl: str) -> Path:
             "CREATE TABLE profiles (id); CREATE TABLE documents (id); CREATE TABLE postings (x);"
             "CREATE TABLE bands (profile_id, band, key, doc_id);"
             "CREATE TABLE lemmas (profile_id, hash, df, common);"
-            "CREATE TABLE lemma_postings (profile_id, hash, doc_id);"
+            "CREATE TABLE lemma_postings (profile_id, hash, first_doc, docs);"
             "CREATE TABLE doc_profiles (doc_id)",
             "lacks the columns doc_profiles.hashes, doc_profiles.profile_id",
         ),

@@ -6,7 +6,11 @@ Under each profile with morphology, the index keeps what the sentence measure
 - each document's sentences (spans and lemma hash sets), one blob in ``doc_profiles``;
 - ``lemmas``: each content lemma's document frequency ``df`` (for IDF weights);
 - ``lemma_postings``: which documents hold each lemma, so the candidate sources of a draft
-  sentence are found by key, never by a scan.
+  sentence are found by key, never by a scan.  A row is a *segment*: the sorted ids of up to
+  :data:`SEGMENT` documents as one little-endian uint32 blob, keyed by its first id.  New
+  documents always have the highest ids, so an add appends them to each lemma's last
+  segment (a new one once it is full); a remove rewrites the one segment that holds the
+  document.  A lemma held by a few hundred documents is read as one row, not hundreds.
 
 A lemma held by more than :data:`COMMON_LEMMA` documents becomes *common*, for good: its
 postings are deleted and no more are written (its ``df`` is still counted).  This bounds both
@@ -25,11 +29,13 @@ from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from ..errors import IndexFileError
 from ..sentences import SentenceSets
 from .schema import signed
 
 __all__ = [
     "COMMON_LEMMA",
+    "SEGMENT",
     "add_documents",
     "document_count",
     "frequencies",
@@ -39,6 +45,8 @@ __all__ = [
 ]
 
 COMMON_LEMMA = 5_000  # documents: a lemma in more is common, its postings are not kept
+SEGMENT = 128  # document ids per postings row: 512 bytes, kept within its B-tree page
+_MAX_ID = 2**32 - 1  # document ids are stored as uint32
 
 _CHUNK = 500  # ids per IN (...) query
 
@@ -80,25 +88,103 @@ def _common(db: sqlite3.Connection, profile_id: int, hashes: np.ndarray) -> np.n
     return _unsigned(h for h, df, common in rows if common or df > COMMON_LEMMA)
 
 
+def _ids(data: bytes) -> np.ndarray:
+    return np.frombuffer(data, dtype="<u4").astype(np.int64)
+
+
+def _blob(ids: np.ndarray) -> bytes:
+    return ids.astype("<u4").tobytes()
+
+
+def _last_segments(
+    db: sqlite3.Connection, profile_id: int, hashes: np.ndarray
+) -> dict[int, tuple[int, np.ndarray]]:
+    """Each lemma's last segment: signed hash → (first id, ids)."""
+    _probe(db, hashes)
+    rows = db.execute(
+        "SELECT l.hash, l.first_doc, l.docs FROM lemma_probe p CROSS JOIN lemma_postings l "
+        "ON l.profile_id = ? AND l.hash = p.hash AND l.first_doc = (SELECT max(x.first_doc) "
+        "FROM lemma_postings x WHERE x.profile_id = ? AND x.hash = p.hash)",
+        (profile_id, profile_id),
+    ).fetchall()
+    return {h: (first, _ids(data)) for h, first, data in rows}
+
+
+def _post(db: sqlite3.Connection, profile_id: int, hashes: np.ndarray, ids: np.ndarray) -> None:
+    """Append the ``(hash, id)`` pairs (sorted by hash, then id; every id above those already
+    posted) to the lemmas' segments."""
+    if len(ids) and int(ids.max()) > _MAX_ID:
+        raise IndexFileError(
+            f"the index has given out more than {_MAX_ID:,} document ids; build a new index "
+            "from its sources",
+            reason="full",
+        )
+    distinct, starts = np.unique(hashes, return_index=True)
+    last = _last_segments(db, profile_id, distinct)
+    updates, inserts = [], []
+    for h, group in zip(signed(distinct), np.split(ids, starts[1:])):
+        if h in last and len(last[h][1]) < SEGMENT:
+            first, held = last[h]
+            room = SEGMENT - len(held)
+            updates.append((_blob(np.concatenate([held, group[:room]])), profile_id, h, first))
+            group = group[room:]
+        for at in range(0, len(group), SEGMENT):
+            chunk = group[at : at + SEGMENT]
+            inserts.append((profile_id, h, int(chunk[0]), _blob(chunk)))
+    db.executemany(
+        "UPDATE lemma_postings SET docs = ? WHERE profile_id = ? AND hash = ? AND first_doc = ?",
+        updates,
+    )
+    db.executemany("INSERT INTO lemma_postings VALUES (?,?,?,?)", inserts)
+
+
 def add_documents(db: sqlite3.Connection, entries: Sequence[tuple[int, int, np.ndarray]]) -> None:
-    """Count and post ``(profile_id, doc_id, distinct lemma hashes)`` of a batch's documents."""
+    """Count and post ``(profile_id, doc_id, distinct lemma hashes)`` of a batch's documents,
+    whose ids are above every id already in the index."""
     by_profile: dict[int, list[tuple[int, np.ndarray]]] = defaultdict(list)
     for profile_id, doc_id, hashes in entries:
         if len(hashes):
             by_profile[profile_id].append((doc_id, hashes))
     for profile_id, docs in by_profile.items():
         hashes = np.concatenate([h for _, h in docs])
+        ids = np.repeat([doc for doc, _ in docs], [len(h) for _, h in docs]).astype(np.int64)
         distinct, counts = np.unique(hashes, return_counts=True)
         _count(db, profile_id, distinct, counts)
-        common = _common(db, profile_id, distinct)
-        rows = np.empty((len(hashes), 3), dtype=np.int64)
-        rows[:, 0] = profile_id
-        rows[:, 1] = hashes.view(np.int64)
-        rows[:, 2] = np.repeat([doc for doc, _ in docs], [len(h) for _, h in docs])
-        rows = rows[~np.isin(hashes, common)]
-        # Sorted by key, so each B-tree page is visited once per batch.
-        rows = rows[np.lexsort((rows[:, 2], rows[:, 1]))]
-        db.executemany("INSERT INTO lemma_postings VALUES (?,?,?)", rows.tolist())
+        keep = ~np.isin(hashes, _common(db, profile_id, distinct))
+        hashes, ids = hashes[keep], ids[keep]
+        order = np.lexsort((ids, hashes))
+        _post(db, profile_id, hashes[order], ids[order])
+
+
+def _unpost(db: sqlite3.Connection, profile_id: int, doc_id: int, h: int) -> None:
+    """Take one document out of the segment of lemma ``h`` that holds it."""
+    row = db.execute(
+        "SELECT first_doc, docs FROM lemma_postings WHERE profile_id = ? AND hash = ? "
+        "AND first_doc <= ? ORDER BY first_doc DESC LIMIT 1",
+        (profile_id, h, doc_id),
+    ).fetchone()
+    if row is None:  # a common lemma: no postings
+        return
+    first, held = row[0], _ids(row[1])
+    kept = held[held != doc_id]
+    if len(kept) == len(held):
+        return
+    key = (profile_id, h, first)
+    if len(kept) and int(kept[0]) == first:
+        db.execute(
+            "UPDATE lemma_postings SET docs = ? WHERE profile_id = ? AND hash = ? "
+            "AND first_doc = ?",
+            (_blob(kept), *key),
+        )
+        return
+    db.execute(
+        "DELETE FROM lemma_postings WHERE profile_id = ? AND hash = ? AND first_doc = ?", key
+    )
+    if len(kept):
+        db.execute(
+            "INSERT INTO lemma_postings VALUES (?,?,?,?)",
+            (profile_id, h, int(kept[0]), _blob(kept)),
+        )
 
 
 def remove_document(
@@ -106,10 +192,8 @@ def remove_document(
 ) -> None:
     """Take a document's distinct lemma hashes out of the counts and the postings."""
     keys = [(profile_id, h) for h in signed(hashes)]
-    db.executemany(
-        "DELETE FROM lemma_postings WHERE profile_id = ? AND hash = ? AND doc_id = ?",
-        ((p, h, doc_id) for p, h in keys),
-    )
+    for _, h in keys:
+        _unpost(db, profile_id, doc_id, h)
     db.executemany("UPDATE lemmas SET df = df - 1 WHERE profile_id = ? AND hash = ?", keys)
     db.executemany("DELETE FROM lemmas WHERE profile_id = ? AND hash = ? AND df <= 0", keys)
 
@@ -147,14 +231,15 @@ def postings(
     _probe(db, hashes)
     rows = db.execute(
         # CROSS JOIN keeps the probe outside: one key lookup per lemma, never a scan.
-        "SELECT l.hash, l.doc_id FROM lemma_probe p CROSS JOIN lemma_postings l "
+        "SELECT l.hash, l.docs FROM lemma_probe p CROSS JOIN lemma_postings l "
         "ON l.profile_id = ? AND l.hash = p.hash",
         (profile_id,),
     ).fetchall()
     if not rows:
         return np.zeros(0, np.uint64), np.zeros(0, np.int64)
-    table = np.array(rows, dtype=np.int64)
-    return table[:, 0].view(np.uint64), table[:, 1]
+    ids = [_ids(data) for _, data in rows]
+    keys = np.array([h for h, _ in rows], dtype=np.int64).view(np.uint64)
+    return np.repeat(keys, [len(i) for i in ids]), np.concatenate(ids)
 
 
 def _chunks(ids: Iterable[int]) -> Iterator[list[int]]:

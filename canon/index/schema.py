@@ -16,8 +16,9 @@ Layout (schema version 3; ``PRAGMA application_id`` marks a canon index):
   bytes); NULL under the others.
 - ``lemmas``: per profile, each content lemma's document frequency, and whether it is
   *common* (held by more documents than ``canon.index.lemmas.COMMON_LEMMA``).
-- ``lemma_postings``: the inverted table ``(profile, lemma hash, document)`` of the lemmas
-  that are not common, so the sources of a rewritten sentence are found without a scan.
+- ``lemma_postings``: the inverted table of the lemmas that are not common, so the sources of
+  a rewritten sentence are found without a scan: ``(profile, lemma hash, first document)``
+  → the sorted ids of up to 128 documents as one little-endian uint32 blob.
 
 Creating is one ``BEGIN IMMEDIATE`` transaction that looks again, under the write lock,
 whether another process created the tables first: two writers on a new file both succeed.
@@ -105,8 +106,9 @@ CREATE TABLE lemmas (
 CREATE TABLE lemma_postings (
     profile_id INTEGER NOT NULL,
     hash INTEGER NOT NULL,
-    doc_id INTEGER NOT NULL,
-    PRIMARY KEY (profile_id, hash, doc_id)
+    first_doc INTEGER NOT NULL,
+    docs BLOB NOT NULL,
+    PRIMARY KEY (profile_id, hash, first_doc)
 ) WITHOUT ROWID;
 """
 

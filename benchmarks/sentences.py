@@ -572,7 +572,8 @@ class Sizes:
     total: int  # bytes of the file, the WAL checkpointed
     lemma_tables: int  # pages of lemmas and lemma_postings
     blobs: int  # bytes of the doc_profiles.sentences blobs
-    postings: int  # rows of lemma_postings
+    postings: int  # document ids in lemma_postings
+    segments: int  # its rows
     common: int  # common lemmas
 
     @property
@@ -586,10 +587,12 @@ def index_sizes(db: Path) -> Sizes:
         pages = dict(raw.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name"))
         docs = raw.execute("SELECT count(*) FROM documents").fetchone()[0]
         blobs = raw.execute("SELECT sum(length(sentences)) FROM doc_profiles").fetchone()[0]
-        rows = raw.execute("SELECT count(*) FROM lemma_postings").fetchone()[0]
+        ids, rows = raw.execute(
+            "SELECT coalesce(sum(length(docs)), 0) / 4, count(*) FROM lemma_postings"
+        ).fetchone()
         common = raw.execute("SELECT count(*) FROM lemmas WHERE common = 1").fetchone()[0]
     lemma_tables = pages.get("lemmas", 0) + pages.get("lemma_postings", 0)
-    return Sizes(docs, db.stat().st_size, lemma_tables, blobs or 0, rows, common)
+    return Sizes(docs, db.stat().st_size, lemma_tables, blobs or 0, ids, rows, common)
 
 
 def preparation(texts: Sequence[str]) -> tuple[float, float]:
@@ -745,10 +748,10 @@ def print_sizes(variants: Sequence[Variant]) -> None:
         rows.append([
             v.name, f"{n / v.add_seconds:.0f}", ms(v.write_seconds / n), f"{sizes.total / n:,.0f}",
             f"{sizes.lemma_tables / n:,.0f}", f"{sizes.blobs / n:,.0f}",
-            f"{sizes.postings / n:,.1f}", f"{sizes.common:,}",
+            f"{sizes.postings / n:,.1f} ({sizes.segments / n:,.1f})", f"{sizes.common:,}",
         ])  # fmt: skip
     header = ["index", "add docs/s", "writes/doc", "bytes/doc", "lemma tables/doc",
-              "sentence blobs/doc", "lemma postings/doc", "common lemmas"]  # fmt: skip
+              "sentence blobs/doc", "lemma postings/doc (rows)", "common lemmas"]  # fmt: skip
     print(table(header, rows))
     plain, built = variants[0].sizes, variants[1].sizes
     print(f"\nThe sentence storage adds {built.total / plain.total - 1:.1%} to the index.\n")

@@ -28,16 +28,19 @@ lemma sets under the lemma profile.  This script:
    lemma weighing 1), and recall and false-positive rate by the draft sentence's size (the
    shortest sentence worth judging).
 4. measures the cost on a *latency index* of ``--docs`` generated documents of 300-1,500
-   words (``benchmarks.corpus``) and 80 % of the news texts (whole pairs held out): bytes
-   per document with and without the sentence storage (SQLite's ``dbstat``: the tables
-   ``lemmas`` and ``lemma_postings`` and the ``doc_profiles.sentences`` blobs), the time to
-   split and hash a document's sentences beside its canonicalization, and
-   ``find_rewrites`` latency p50/p95 over ``--drafts`` drafts of ~500 words (sentences of
-   indexed news texts shuffled, re-inflected and shuffled, and sentences of the held-out
-   texts), warm, beside ``canon.check`` on the same drafts; on every draft, equality with
-   the brute force (every draft sentence against every sentence of every document, the
-   frequencies counted anew from the stored sentences) and sentence-level recall and false
-   positives.
+   words (``benchmarks.corpus``) and 80 % of the news texts (whole pairs held out), built
+   three times: without the sentence storage, as built, and with the common-lemma limit at
+   5 % of its documents (as an index twenty times larger would have it).  For each: add
+   documents/s (one process by default) and the time in ``Index.write_batch``, bytes per
+   document (the file, and SQLite's ``dbstat`` for the tables ``lemmas`` and
+   ``lemma_postings`` and the ``doc_profiles.sentences`` blobs); the time to split and hash
+   a document's sentences beside its canonicalization; ``find_rewrites`` latency p50/p95
+   over ``--drafts`` drafts of ~500 words (sentences of indexed news texts shuffled,
+   re-inflected and shuffled, and sentences of the held-out texts), warm, interleaved draft
+   by draft with ``canon.check`` on the index without sentence storage; on every draft,
+   equality with the brute force (every draft sentence against every sentence of every
+   document, the frequencies counted anew from the stored sentences) and sentence-level
+   recall and false positives.
 
 A missing data set is reported and skipped.  Run from the repository root (the data default
 to ``../shared/data``)::
@@ -58,7 +61,7 @@ import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -663,28 +666,11 @@ def sentence_counts(draft: Draft, result: RewriteCheck) -> dict[str, list[int]]:
     return counts
 
 
-def latency(
-    index: Index, drafts: Sequence[Draft], threshold: float, min_lemmas: int
-) -> tuple[list[float], list[float], list[RewriteCheck]]:
-    """Warm timings of find_rewrites and canon.check on every draft, and the results."""
-    indexed = lemma_profile(index)
-
-    def rewrites(d: Draft) -> RewriteCheck:
-        return find_rewrites(
-            d.text, index, indexed, threshold=threshold, min_lemmas=min_lemmas,
-            per_sentence=10**6,
-        )  # fmt: skip
-
-    for draft in drafts[:2]:
-        rewrites(draft)
-        canon.check(draft.text, index)
-    found, checks, results = [], [], []
-    for draft in drafts:
-        seconds, result = timed_call(lambda d=draft: rewrites(d))
-        found.append(seconds)
-        results.append(result)
-        checks.append(timed_call(lambda d=draft: canon.check(d.text, index))[0])
-    return found, checks, results
+def looked_up(index: Index, draft: Draft, threshold: float, min_lemmas: int) -> RewriteCheck:
+    return find_rewrites(
+        draft.text, index, lemma_profile(index), threshold=threshold, min_lemmas=min_lemmas,
+        per_sentence=10**6,
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------- the cost: report
@@ -695,17 +681,29 @@ def ms(seconds: float) -> str:
 
 
 @dataclass(frozen=True)
-class Variant:
-    """One build of the latency index and what was measured on it."""
+class Built:
+    """One build of the latency index: its add and its size."""
 
     name: str
+    db: Path
     add_seconds: float
     write_seconds: float  # of which in Index.write_batch
     sizes: Sizes
-    found: list[float]  # find_rewrites seconds per draft
-    checks: list[float]  # canon.check seconds per draft
-    results: list[RewriteCheck]
-    same: int  # drafts whose answer equals the brute force
+
+    @property
+    def sentences(self) -> bool:
+        return self.sizes.postings > 0
+
+
+@dataclass
+class Measured:
+    """Per build with sentence storage: find_rewrites times and results, drafts equal to the
+    brute force; and canon.check times on the build without it."""
+
+    found: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    results: dict[str, list[RewriteCheck]] = field(default_factory=lambda: defaultdict(list))
+    same: dict[str, int] = field(default_factory=dict)
+    checks: list[float] = field(default_factory=list)
 
 
 @contextmanager
@@ -722,49 +720,70 @@ def no_sentences(_canonical: object) -> SentenceSets:
     return SentenceSets.empty()
 
 
-def measure(
-    name: str, db: Path, files: Sequence[Path], drafts: Sequence[Draft], threshold: float,
-    args: argparse.Namespace,
-) -> Variant:  # fmt: skip
+def build(name: str, db: Path, files: Sequence[Path], workers: int) -> Built:
     with clocked(Index, "write_batch") as write:
-        add_seconds, _ = build_index(db, files, args.workers)
-    sizes = index_sizes(db)
-    if sizes.postings == 0:  # built without the sentence storage: nothing to look up
-        return Variant(name, add_seconds, write.seconds, sizes, [], [], [], 0)
-    with Index(db, readonly=True) as index:
-        found, checks, results = latency(index, drafts, threshold, args.min_lemmas)
-        brute = BruteForce(index, lemma_profile(index))
-        same = sum(
-            same_answer(r, brute.matches(d.text, threshold, args.min_lemmas))
-            for d, r in zip(drafts, results)
-        )
-    return Variant(name, add_seconds, write.seconds, sizes, found, checks, results, same)
+        add_seconds, _ = build_index(db, files, workers)
+    return Built(name, db, add_seconds, write.seconds, index_sizes(db))
 
 
-def print_sizes(variants: Sequence[Variant]) -> None:
+def measure(
+    builds: Sequence[Built], drafts: Sequence[Draft], threshold: float, min_lemmas: int
+) -> Measured:
+    """Warm timings, interleaved draft by draft so that a busy spell slows every lookup alike,
+    then the brute force on each build."""
+    indexes = {b.name: Index(b.db, readonly=True) for b in builds}
+    plain = indexes[builds[0].name]
+    with_sentences = [b.name for b in builds if b.sentences]
+    measured = Measured()
+    try:
+        for draft in drafts[:2]:
+            canon.check(draft.text, plain)
+            for name in with_sentences:
+                looked_up(indexes[name], draft, threshold, min_lemmas)
+        for draft in drafts:
+            for name in with_sentences:
+                seconds, result = timed_call(
+                    lambda i=indexes[name], d=draft: looked_up(i, d, threshold, min_lemmas)
+                )
+                measured.found[name].append(seconds)
+                measured.results[name].append(result)
+            measured.checks.append(timed_call(lambda d=draft: canon.check(d.text, plain))[0])
+        for name in with_sentences:
+            brute = BruteForce(indexes[name], lemma_profile(indexes[name]))
+            measured.same[name] = sum(
+                same_answer(r, brute.matches(d.text, threshold, min_lemmas))
+                for d, r in zip(drafts, measured.results[name])
+            )
+    finally:
+        for index in indexes.values():
+            index.close()
+    return measured
+
+
+def print_sizes(builds: Sequence[Built]) -> None:
     rows = []
-    for v in variants:
-        n, sizes = v.sizes.documents, v.sizes
+    for b in builds:
+        n, sizes = b.sizes.documents, b.sizes
         rows.append([
-            v.name, f"{n / v.add_seconds:.0f}", ms(v.write_seconds / n), f"{sizes.total / n:,.0f}",
+            b.name, f"{n / b.add_seconds:.0f}", ms(b.write_seconds / n), f"{sizes.total / n:,.0f}",
             f"{sizes.lemma_tables / n:,.0f}", f"{sizes.blobs / n:,.0f}",
             f"{sizes.postings / n:,.1f} ({sizes.segments / n:,.1f})", f"{sizes.common:,}",
         ])  # fmt: skip
     header = ["index", "add docs/s", "writes/doc", "bytes/doc", "lemma tables/doc",
               "sentence blobs/doc", "lemma postings/doc (rows)", "common lemmas"]  # fmt: skip
     print(table(header, rows))
-    plain, built = variants[0].sizes, variants[1].sizes
+    plain, built = builds[0].sizes, builds[1].sizes
     print(f"\nThe sentence storage adds {built.total / plain.total - 1:.1%} to the index.\n")
 
 
-def print_latency(variants: Sequence[Variant], drafts: Sequence[Draft]) -> None:
+def print_latency(measured: Measured, drafts: Sequence[Draft]) -> None:
     words = np.mean([len(d.text.split()) for d in drafts])
-    print(f"{len(drafts)} drafts of {words:.0f} words on average, warm:\n")
-    rows = []
-    for v in (v for v in variants if v.found):
-        rows.append([f"find_rewrites, {v.name}", ms(quantile(v.found, 0.5)),
-                     ms(quantile(v.found, 0.95))])  # fmt: skip
-    checks = variants[1].checks
+    print(f"{len(drafts)} drafts of {words:.0f} words on average, warm, interleaved:\n")
+    rows = [
+        [f"find_rewrites, {name}", ms(quantile(times, 0.5)), ms(quantile(times, 0.95))]
+        for name, times in measured.found.items()
+    ]
+    checks = measured.checks
     rows.append(
         ["canon.check (raw + lemma)", ms(quantile(checks, 0.5)), ms(quantile(checks, 0.95))]
     )
@@ -772,22 +791,23 @@ def print_latency(variants: Sequence[Variant], drafts: Sequence[Draft]) -> None:
     print()
 
 
-def draft_rows(v: Variant, drafts: Sequence[Draft]) -> list[list[str]]:
+def draft_rows(name: str, measured: Measured, drafts: Sequence[Draft]) -> list[list[str]]:
+    results = measured.results[name]
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    for draft, result in zip(drafts, v.results):
+    for draft, result in zip(drafts, results):
         for kind, row in sentence_counts(draft, result).items():
             totals[kind] = [a + b for a, b in zip(totals[kind], row)]
-    judged = sum(r.judged for r in v.results) / max(1, sum(r.sentences for r in v.results))
-    common = sum(len(r.too_common) for r in v.results)
+    judged = sum(r.judged for r in results) / max(1, sum(r.sentences for r in results))
+    common = sum(len(r.too_common) for r in results)
     return [
-        [v.name, kind, str(n), f"{found / n:.3f}", f"{own / n:.3f}" if kind != "new" else "–",
-         f"{judged:.1%}", str(common), f"{v.same} of {len(v.results)}"]
+        [name, kind, str(n), f"{found / n:.3f}", f"{own / n:.3f}" if kind != "new" else "–",
+         f"{judged:.1%}", str(common), f"{measured.same[name]} of {len(results)}"]
         for kind, (n, found, own) in sorted(totals.items())
     ]  # fmt: skip
 
 
-def print_drafts(variants: Sequence[Variant], drafts: Sequence[Draft]) -> None:
-    rows = [row for v in variants if v.results for row in draft_rows(v, drafts)]
+def print_drafts(measured: Measured, drafts: Sequence[Draft]) -> None:
+    rows = [row for name in measured.results for row in draft_rows(name, measured, drafts)]
     header = ["index", "draft sentences", "count", "found as rewritten", "with their source",
               "judged", "too common", "= brute force"]  # fmt: skip
     print(table(header, rows))
@@ -813,17 +833,18 @@ def cost(folder: Path, news: Path, threshold: float, args: argparse.Namespace) -
     documents = len(sources) + len(generated)
     limit = max(2, documents * COMMON_SHARE // 100)
     with patched(canon.index.prepare, "sentence_sets", no_sentences):
-        plain = measure("without", folder / "plain.db", files, drafts, threshold, args)
-    variants = [plain, measure("as built", folder / "built.db", files, drafts, threshold, args)]
+        builds = [build("without", folder / "plain.db", files, args.workers)]
+    builds.append(build("as built", folder / "built.db", files, args.workers))
     with patched(canon.index.lemmas, "COMMON_LEMMA", limit):
-        name = f"common above {limit} docs"
-        variants.append(measure(name, folder / "common.db", files, drafts, threshold, args))
+        builds.append(
+            build(f"common above {limit} docs", folder / "common.db", files, args.workers)
+        )
     print(f"## 4. Cost: {documents:,} documents ({len(sources)} news texts, the rest "
           f"generated), {len(held)} news texts held out\n")  # fmt: skip
     print(f"*without*: no sentence storage; *as built*: the default (a lemma is common above "
           f"{canon.index.lemmas.COMMON_LEMMA:,} documents); *common above {limit}*: "
           f"{COMMON_SHARE} % of this index, as a larger index would have it.\n")  # fmt: skip
-    print_sizes(variants)
+    print_sizes(builds)
     sample = list(sources.values())[:100] + generated[:100]
     canonical_time, sets_time = preparation(sample)
     print(
@@ -831,8 +852,9 @@ def cost(folder: Path, news: Path, threshold: float, args: argparse.Namespace) -
         f"tables): canonicalization {ms(canonical_time)}, then its sentence sets "
         f"{ms(sets_time)}.\n"
     )
-    print_latency(variants, drafts)
-    print_drafts(variants, drafts)
+    measured = measure(builds, drafts, threshold, args.min_lemmas)
+    print_latency(measured, drafts)
+    print_drafts(measured, drafts)
 
 
 # ---------------------------------------------------------------- main

@@ -82,11 +82,11 @@ class Politeness:
 @dataclass(frozen=True)
 class Fetched:
     """One fetch: the page (its body empty unless its type was taken and its status < 400),
-    the URLs it was redirected through (first the one asked for), the ``X-Robots-Tag`` header,
-    and how many tries it took."""
+    the hops it was redirected through (``(url, status)``, first the one asked for), the
+    ``X-Robots-Tag`` header, and how many tries it took."""
 
     page: Page
-    redirects: tuple[str, ...]
+    redirects: tuple[tuple[str, int], ...]
     x_robots: str
     tries: int = 1
 
@@ -216,6 +216,7 @@ class Fetcher:
         read = options.read_timeout
         timeouts = {"connect": options.connect_timeout, "read": read, "write": read, "pool": read}
         visited = [str(target)]
+        hops: list[tuple[str, int]] = []
         for _ in range(options.max_redirects + 1):
             core_url = httpcore.URL(
                 scheme=target.raw_scheme, host=target.raw_host, port=target.port,
@@ -231,10 +232,11 @@ class Fetcher:
                     page = await self._page(url, target, response, answer, types)
                     return _Answer(
                         page,
-                        tuple(visited[:-1]),
+                        tuple(hops),
                         _short(answer.get("x-robots-tag", "")),
                         answer.get("retry-after", ""),
                     )
+                hops.append((str(target), response.status))
                 target = _next_hop(url, target, answer, visited)
                 visited.append(str(target))
         raise FetchError(url, f"more than {options.max_redirects} redirects", reason="redirect")
@@ -266,7 +268,7 @@ class Fetcher:
 @dataclass(frozen=True)
 class _Answer:
     page: Page
-    redirects: tuple[str, ...]
+    redirects: tuple[tuple[str, int], ...]
     x_robots: str
     x_retry: str
 

@@ -1,0 +1,378 @@
+"""Start URLs → every page of the site fetched, read and kept in the audit's index, resumably.
+
+One event loop runs the crawl: ``concurrency`` tasks take URLs from the frontier and fetch
+them through one shared pool (:class:`~canon.sources.client.Fetcher`), hand each HTML page to
+worker processes that read it (:func:`canon.audit.pages.read_page`), and queue the links it
+holds.  robots.txt is read first for each site (its ``Crawl-delay`` sets the delay between two
+requests to it, its ``Sitemap:`` lines are followed with the sitemaps given as starts), a
+disallowed URL is recorded and never fetched.  A redirect is recorded for the URL asked for and
+its target read as a page of its own (once).  Results are written a batch at a time, documents
+first (:mod:`canon.audit.state`), so a crawl killed at any point resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from ..errors import FetchError
+from ..index.rules import IndexedProfile
+from ..index.store import Index
+from ..index.writes import Prepared
+from ..sources.client import Fetched, Fetcher
+from ..sources.crawl.addresses import Scope, normalize
+from ..sources.crawl.robots import Robots
+from ..sources.crawl.sitemaps import SITEMAP_TYPES, read_sitemap
+from .pages import Read, Reading, read_page
+from .settings import CrawlSettings
+from .state import PageRow, Queued, State
+
+__all__ = ["CrawlProgress", "CrawlReport", "crawl", "is_sitemap"]
+
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+_FLUSH_PAGES = 25
+_FLUSH_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class CrawlProgress:
+    """``done`` pages of ``done + queued`` known so far, ``errors`` among them."""
+
+    done: int
+    queued: int
+    errors: int
+    seconds: float
+    in_flight: int
+
+    @property
+    def total(self) -> int:
+        return self.done + self.queued
+
+    @property
+    def rate(self) -> float:
+        return self.done / max(self.seconds, 1e-9)
+
+    @property
+    def note(self) -> str:
+        return f"queue {self.queued} · in flight {self.in_flight} · errors {self.errors}"
+
+
+@dataclass(frozen=True)
+class CrawlReport:
+    fetched: int  # pages fetched by this run (a resumed run counts only its own)
+    pages: int  # pages the audit holds
+    seconds: float
+    most_in_flight: int
+    left: int  # URLs found but not fetched (the page limit was reached)
+
+
+def is_sitemap(url: str) -> bool:
+    path = urlsplit(url).path.lower()
+    return path.endswith((".xml", ".xml.gz")) or "sitemap" in path.rsplit("/", 1)[-1]
+
+
+def _noindex(value: str) -> bool:
+    directives = {d.strip() for part in value.lower().split(",") for d in part.split(":")}
+    return bool(directives & {"noindex", "none"})
+
+
+def _row(q: Queued, fetched: Fetched | None, **values: object) -> PageRow:
+    page = fetched.page if fetched else None
+    fields: dict[str, object] = {
+        "url": q.url,
+        "status": page.status if page else 0,
+        "final_url": page.final_url if page else None,
+        "redirects": json.dumps(list(fetched.redirects) if fetched else []),
+        "content_type": page.media_type if page else None,
+        "canonical": None,
+        "meta_robots": "",
+        "x_robots": fetched.x_robots if fetched else "",
+        "title": None,
+        "h1": None,
+        "description": None,
+        "main_words": 0,
+        "page_words": 0,
+        "indexable": False,
+        "reason": "",
+        "canonical_hash": None,
+        "tries": fetched.tries if fetched else 0,
+        "error": None,
+        "depth": q.depth,
+        "html": None,
+    }
+    fields.update(values)
+    return PageRow(**fields)  # type: ignore[arg-type]
+
+
+def _read_row(q: Queued, fetched: Fetched, read: Read) -> PageRow:
+    import zstandard
+
+    facts = read.facts
+    reason = ""
+    if _noindex(facts.robots) or _noindex(fetched.x_robots):
+        reason = "noindex"
+    elif facts.canonical and facts.canonical != q.url:
+        reason = "canonicalized"
+    elif read.document is None and not facts.main_text:
+        reason = "no-text"
+    return _row(
+        q,
+        fetched,
+        canonical=facts.canonical,
+        meta_robots=facts.robots,
+        title=facts.title,
+        h1=facts.h1,
+        description=facts.description,
+        main_words=read.main_words,
+        page_words=read.page_words,
+        indexable=not reason,
+        reason=reason,
+        canonical_hash=read.canonical_hash,
+        error=facts.error,
+        html=zstandard.ZstdCompressor(level=3).compress(fetched.page.body),
+    )
+
+
+@dataclass
+class _Batch:
+    found: list[Queued] = field(default_factory=list)
+    rows: list[PageRow] = field(default_factory=list)
+    docs: list[Prepared] = field(default_factory=list)
+    since: float = field(default_factory=time.monotonic)
+
+
+class _Crawl:
+    def __init__(
+        self,
+        settings: CrawlSettings,
+        index: Index,
+        indexed: list[IndexedProfile],
+        state: State,
+        executor: Executor,
+        reading: Reading,
+        on_progress: Callable[[CrawlProgress], None] | None,
+    ) -> None:
+        self.settings = settings
+        self.index = index
+        self.indexed = indexed
+        self.state = state
+        self.executor = executor
+        self.reading = reading
+        self.on_progress = on_progress
+        self.scope = Scope.of(settings.starts, settings.include, settings.exclude)
+        self.robots: dict[str, Robots] = {}
+        self.known = state.known()
+        self.batch = _Batch()
+        self.queue: asyncio.Queue[Queued] = asyncio.Queue()
+        self.started = sum(1 for p in state.pages() if p.reason != "blocked")
+        self.done = self.started
+        self.errors = 0
+        self.fetched = 0
+        self.begin = time.perf_counter()
+        self.fetcher: Fetcher | None = None
+
+    # ------------------------------------------------------------------ robots and seeds
+
+    async def _robots_of(self, origin: str) -> Robots:
+        if origin in self.robots:
+            return self.robots[origin]
+        kept = self.state.get(f"robots:{origin}")
+        if kept is None:
+            assert self.fetcher is not None
+            try:
+                got = await self.fetcher.get(origin + "/robots.txt", {"text/plain"})
+                body = got.page.body.decode("utf-8", "replace")
+                kept = {"status": got.status, "text": body if got.status < 400 else ""}
+            except FetchError:
+                kept = {"status": 0, "text": ""}
+            self.state.put(f"robots:{origin}", kept)
+        robots = Robots(kept["text"], kept["status"])
+        self.robots[origin] = robots
+        assert self.fetcher is not None
+        self.fetcher.set_delay(urlsplit(origin).netloc, robots.crawl_delay())
+        return robots
+
+    @staticmethod
+    def _origin(url: str) -> str:
+        parts = urlsplit(url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+    async def _allowed(self, url: str) -> bool:
+        return (await self._robots_of(self._origin(url))).allowed(url)
+
+    async def _discover(self, q: Queued) -> None:
+        """Queue a URL the crawl has not met (or record it as refused by robots.txt)."""
+        if q.url in self.known or not self.scope.wanted(q.url):
+            return
+        if self.settings.max_depth is not None and q.depth > self.settings.max_depth:
+            return
+        self.known.add(q.url)
+        self.batch.found.append(q)
+        if await self._allowed(q.url):
+            self.queue.put_nowait(q)
+        else:
+            self.batch.rows.append(_row(q, None, reason="blocked"))
+
+    async def _sitemaps(self, first: Sequence[str]) -> None:
+        assert self.fetcher is not None
+        todo, seen = list(first), set(first)
+        while todo and len(seen) <= self.settings.max_sitemaps:
+            url = todo.pop(0)
+            try:
+                got = await self.fetcher.get(url, SITEMAP_TYPES)
+                if got.status >= 400:
+                    continue
+                sitemap = read_sitemap(url, got.page.body, self.settings.fetch.max_bytes)
+            except FetchError:
+                continue
+            for child in sitemap.sitemaps:
+                if child not in seen:
+                    seen.add(child)
+                    todo.append(child)
+            for page in sitemap.pages:
+                target = normalize(page)
+                if target:
+                    await self._discover(Queued(target, 0, "sitemap", url))
+
+    async def _seed(self) -> None:
+        starts = [normalize(s) or s for s in self.settings.starts]
+        sitemaps = [s for s in starts if is_sitemap(s)]
+        for origin in dict.fromkeys(self._origin(s) for s in starts):
+            named = (await self._robots_of(origin)).sitemaps()
+            sitemaps += [u for u in (normalize(s, origin + "/robots.txt") for s in named) if u]
+        for start in starts:
+            if not is_sitemap(start):
+                await self._discover(Queued(start, 0, "start"))
+        await self._sitemaps(list(dict.fromkeys(sitemaps)))
+        self._flush(force=True)
+        self.state.put("seeded", True)
+
+    # ------------------------------------------------------------------ pages
+
+    async def _read(self, q: Queued, fetched: Fetched) -> None:
+        page = fetched.page
+        if page.status >= 400:
+            self.batch.rows.append(_row(q, fetched, reason="status"))
+            return
+        if page.media_type not in HTML_TYPES or not page.body:
+            self.batch.rows.append(_row(q, fetched, reason="not-html"))
+            return
+        loop = asyncio.get_running_loop()
+        read = await loop.run_in_executor(
+            self.executor, read_page, page.body, page.charset, q.url, self.reading
+        )
+        self.batch.rows.append(_read_row(q, fetched, read))
+        if read.document is not None:
+            self.batch.docs.append(read.document)
+        for link in read.facts.links:
+            await self._discover(Queued(link, q.depth + 1, "link", q.url))
+
+    async def _redirected(self, q: Queued, fetched: Fetched) -> Queued | None:
+        """Record the redirect; the target, when it is a page of the crawl not met yet."""
+        first_status = fetched.redirects[0][1]
+        self.batch.rows.append(_row(q, fetched, status=first_status, reason="redirect"))
+        target = normalize(fetched.page.final_url)
+        if target is None or target in self.known or not self.scope.on_site(target):
+            return None
+        if not await self._allowed(target):
+            return None
+        self.known.add(target)
+        moved = Queued(target, q.depth, "redirect", q.url)
+        self.batch.found.append(moved)
+        return moved
+
+    async def _visit(self, q: Queued) -> None:
+        assert self.fetcher is not None
+        try:
+            fetched = await self.fetcher.get(q.url)
+        except FetchError as exc:
+            self.errors += 1
+            self.batch.rows.append(_row(q, None, reason="error", error=str(exc)))
+            return
+        self.fetched += 1
+        if fetched.redirects:
+            moved = await self._redirected(q, fetched)
+            if moved is None:
+                return
+            q = moved
+        if fetched.page.status >= 500:
+            self.errors += 1
+        await self._read(q, fetched)
+
+    def _flush(self, force: bool = False) -> None:
+        batch = self.batch
+        due = len(batch.rows) >= _FLUSH_PAGES or time.monotonic() - batch.since > _FLUSH_SECONDS
+        if not (force or due) or not (batch.rows or batch.found):
+            return
+        if batch.docs:
+            self.index.write_batch(batch.docs, self.indexed)
+        self.state.record(batch.found, batch.rows)
+        self.batch = _Batch()
+
+    def _progress(self) -> None:
+        if self.on_progress is not None:
+            in_flight = self.fetcher.in_flight if self.fetcher else 0
+            seconds = time.perf_counter() - self.begin
+            self.on_progress(
+                CrawlProgress(self.done, self.queue.qsize(), self.errors, seconds, in_flight)
+            )
+
+    async def _worker(self) -> None:
+        while True:
+            q = await self.queue.get()
+            try:
+                if self.started < self.settings.max_pages:
+                    self.started += 1
+                    await self._visit(q)
+                    self.done += 1
+                    self._flush()
+                    self._progress()
+            finally:
+                self.queue.task_done()
+
+    async def run(self) -> CrawlReport:
+        async with Fetcher(self.settings.fetch, self.settings.politeness) as fetcher:
+            self.fetcher = fetcher
+            if not self.state.get("seeded"):
+                await self._seed()
+            self.queue = asyncio.Queue()  # what seeding queued is in the state
+            for q in self.state.pending():
+                self.queue.put_nowait(q)
+            workers = [
+                asyncio.create_task(self._worker())
+                for _ in range(self.settings.politeness.concurrency)
+            ]
+            try:
+                await self.queue.join()
+            finally:
+                for task in workers:
+                    task.cancel()
+                await asyncio.gather(*workers, return_exceptions=True)
+                self._flush(force=True)
+        left = len(self.state.pending())
+        return CrawlReport(
+            self.fetched,
+            self.state.done_count(),
+            time.perf_counter() - self.begin,
+            fetcher.most_in_flight,
+            left,
+        )
+
+
+def crawl(
+    settings: CrawlSettings,
+    index: Index,
+    indexed: list[IndexedProfile],
+    state: State,
+    executor: Executor,
+    reading: Reading,
+    on_progress: Callable[[CrawlProgress], None] | None = None,
+) -> CrawlReport:
+    """Crawl (or go on crawling) into ``index`` and ``state``; pages are read in ``executor``."""
+    job = _Crawl(settings, index, indexed, state, executor, reading, on_progress)
+    return asyncio.run(job.run())

@@ -19,7 +19,8 @@ requests it had in flight at once.  What the site plants, by path:
   ``/catalog/item-1..7``: distinct; ``/catalog/product-1-red`` is product 1 canonicalized to it;
 - ``/search`` (meta noindex), ``/tag/news`` (X-Robots-Tag: noindex);
 - ``/contacts``: a thin page; ``/blog/digest``: the whole of post 3 and as much again;
-- ``/blog/post-18..20``: one title, H1 and description between them.
+- ``/blog/post-18..20``: one title, H1 and description between them; ``/catalog/item-7``
+  a title that is markup if a report fails to escape it.
 """
 
 from __future__ import annotations
@@ -162,7 +163,8 @@ def _catalog() -> dict[str, Page]:
             lines[n + 9 * i] = sentences(610 + 10 * n + i, 1)[0]
         pages[f"/catalog/variant-{n}"] = Page(f"Вариант {n}", paragraphs(lines))
     for n in range(1, 8):
-        pages[f"/catalog/item-{n}"] = Page(f"Изделие {n}", paragraphs(sentences(700 + n, 40)))
+        title = f"Изделие {n}" + (" <script>alert(1)</script>" if n == 7 else "")  # escaped?
+        pages[f"/catalog/item-{n}"] = Page(title, paragraphs(sentences(700 + n, 40)))
     products = tuple(p for p in pages if p.startswith("/catalog/"))
     pages["/catalog/"] = Page("Каталог", paragraphs(sentences(499, 40)), products)
     return pages

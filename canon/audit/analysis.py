@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 from ..dedup import Entry, MinHashSettings, dedup
@@ -178,12 +179,23 @@ def _shingles(index: Index, profile: str, wanted: set[str]) -> list[Entry]:
     return [Entry(s, h, c) for s, c, h in index.shingle_sets(chosen) if s in wanted]
 
 
-def _clusters(entries: Sequence[Entry], settings: Analysis) -> tuple[AuditCluster, ...]:
+def _clusters(
+    entries: Sequence[Entry], exact: dict[tuple[int, int], float], settings: Analysis
+) -> tuple[AuditCluster, ...]:
+    """LSH clusters (:func:`canon.dedup.dedup`), each with every pair of its members whose
+    exact Jaccard reaches the threshold (not only the pairs LSH happened to propose)."""
     found = dedup(entries, MinHashSettings(settings.threshold, settings.num_perm))
-    return tuple(
-        AuditCluster(n, c.members, c.representative, c.pairs)
-        for n, c in enumerate(found.clusters, 1)
-    )
+    position = {e.source: i for i, e in enumerate(entries)}
+    clusters = []
+    for n, cluster in enumerate(found.clusters, 1):
+        ranks = sorted(position[m] for m in cluster.members)
+        pairs = tuple(
+            (entries[a].source, entries[b].source, exact[a, b])
+            for a, b in combinations(ranks, 2)
+            if (a, b) in exact
+        )
+        clusters.append(AuditCluster(n, cluster.members, cluster.representative, pairs))
+    return tuple(clusters)
 
 
 def analyse(rows: Sequence[PageRow], index: Index, settings: Analysis | None = None) -> Findings:
@@ -193,7 +205,7 @@ def analyse(rows: Sequence[PageRow], index: Index, settings: Analysis | None = N
     entries = _shingles(index, settings.profile, {r.url for r in counted})
     position = {e.source: i for i, e in enumerate(entries)}
     overlap = overlaps([e.hashes for e in entries], below=settings.threshold)
-    clusters = _clusters(entries, settings)
+    clusters = _clusters(entries, overlap.similar(settings.threshold), settings)
     cluster_of = {url: c.number for c in clusters for url in c.members}
     near: dict[str, int] = {}
     for cluster in clusters:

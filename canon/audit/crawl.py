@@ -188,7 +188,9 @@ class _Crawl:
                 got = await self.fetcher.get(origin + "/robots.txt", {"text/plain"})
                 body = got.page.body.decode("utf-8", "replace")
                 kept = {"status": got.status, "text": body if got.status < 400 else ""}
-            except FetchError:
+            except FetchError as exc:
+                if exc.reason == "private-address":  # the whole site is out of bounds
+                    raise
                 kept = {"status": 0, "text": ""}
             self.state.put(f"robots:{origin}", kept)
         robots = Robots(kept["text"], kept["status"])

@@ -46,7 +46,11 @@ def _cell(value: Any) -> Any:
 
 
 def page_values(page: PageFinding) -> list[Any]:
-    return [_cell(getattr(page, column)) for column in COLUMNS]
+    """A page's cells; the status of a URL never fetched (refused by robots.txt, no answer)
+    is empty."""
+    values = [_cell(getattr(page, column)) for column in COLUMNS]
+    values[COLUMNS.index("status")] = page.status or ""
+    return values
 
 
 def write_csv(path: Path, findings: Findings) -> None:

@@ -28,6 +28,13 @@ class Overlap:
     containment: np.ndarray
     container: np.ndarray
     contained: np.ndarray
+    pairs: tuple[np.ndarray, np.ndarray, np.ndarray]  # (a, b, Jaccard), a < b, every pair
+
+    def similar(self, threshold: float) -> dict[tuple[int, int], float]:
+        """``(a, b) → Jaccard`` of the pairs at ``threshold`` or more."""
+        a, b, jaccard = self.pairs
+        keep = jaccard >= threshold
+        return {(int(x), int(y)): float(j) for x, y, j in zip(a[keep], b[keep], jaccard[keep])}
 
 
 def _pair_counts(sets: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -80,4 +87,4 @@ def overlaps(sets: Sequence[np.ndarray], below: float = 1.0) -> Overlap:
     _, containment = _best(source, other, share, n)
     apart = both < below
     container, contained = _best(source[apart], other[apart], share[apart], n)
-    return Overlap(closest, similarity, containment, container, contained)
+    return Overlap(closest, similarity, containment, container, contained, (a, b, jaccard))

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from ..errors import OptionError
 from ..sources.client import Politeness
+from ..sources.crawl.addresses import Scope
 from ..sources.crawl.page import ContentArea
 from ..sources.fetch import FetchOptions
 
@@ -44,6 +45,7 @@ class CrawlSettings:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise OptionError(name, "must be a whole number of at least 1", value=value)
+        Scope.of(self.starts, self.include, self.exclude)  # the patterns compile
         if self.max_depth is not None and (
             not isinstance(self.max_depth, int) or self.max_depth < 0
         ):

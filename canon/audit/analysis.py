@@ -198,57 +198,83 @@ def _clusters(
     return tuple(clusters)
 
 
+@dataclass(frozen=True)
+class _Found:
+    """What the comparisons found, looked up per page while the findings are put together."""
+
+    entries: list[Entry]
+    overlap: Overlap
+    clusters: tuple[AuditCluster, ...]
+    first_of: dict[str, str]  # an exact duplicate → the first page of its text
+    counted: frozenset[str]
+
+    def cluster_of(self) -> dict[str, int]:
+        return {url: c.number for c in self.clusters for url in c.members}
+
+    def near(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for cluster in self.clusters:
+            for a, b, _ in cluster.pairs:
+                counts[a] = counts.get(a, 0) + 1
+                counts[b] = counts.get(b, 0) + 1
+        return counts
+
+
+def _page(row: PageRow, found: _Found, position: int | None, **looked_up: Any) -> PageFinding:
+    closest, similarity, container, containment, share = _measures(
+        found.entries, found.overlap, position
+    )
+    return PageFinding(
+        url=row.url,
+        status=row.status,
+        indexable=row.indexable,
+        canonical=row.canonical,
+        title=row.title,
+        words=row.main_words,
+        closest_url=closest,
+        closest_similarity=similarity,
+        exact_duplicate_of=found.first_of.get(row.url),
+        containment_max=containment,
+        contained_in=container,
+        contained_share=share,
+        reason=row.reason,
+        h1=row.h1,
+        description=row.description,
+        page_words=row.page_words,
+        template_share=_template(row),
+        compared=position is not None,
+        final_url=row.final_url,
+        redirects=tuple(row.chain),
+        error=row.error,
+        **looked_up,
+    )
+
+
 def analyse(rows: Sequence[PageRow], index: Index, settings: Analysis | None = None) -> Findings:
     """Findings over the pages ``rows`` whose texts ``index`` holds."""
     settings = settings or Analysis()
     counted = [r for r in rows if _counted(r, settings)]
     entries = _shingles(index, settings.profile, {r.url for r in counted})
-    position = {e.source: i for i, e in enumerate(entries)}
     overlap = overlaps([e.hashes for e in entries], below=settings.threshold)
     clusters = _clusters(entries, overlap.similar(settings.threshold), settings)
-    cluster_of = {url: c.number for c in clusters for url in c.members}
-    near: dict[str, int] = {}
-    for cluster in clusters:
-        for a, b, _ in cluster.pairs:
-            near[a] = near.get(a, 0) + 1
-            near[b] = near.get(b, 0) + 1
     exact = _exact(counted)
     first_of = {url: urls[0] for urls in exact.values() for url in urls[1:]}
-    counted_urls = {r.url for r in counted}
-    pages = []
-    for row in rows:
-        i = position.get(row.url)
-        found = _measures(entries, overlap, i)
-        pages.append(
-            PageFinding(
-                url=row.url,
-                status=row.status,
-                indexable=row.indexable,
-                canonical=row.canonical,
-                title=row.title,
-                words=row.main_words,
-                closest_url=found[0],
-                closest_similarity=found[1],
-                near_duplicates=near.get(row.url, 0),
-                exact_duplicate_of=first_of.get(row.url),
-                cluster=cluster_of.get(row.url),
-                containment_max=found[3],
-                contained_in=found[2],
-                contained_share=found[4],
-                reason=row.reason,
-                h1=row.h1,
-                description=row.description,
-                page_words=row.page_words,
-                template_share=_template(row),
-                thin=row.url in counted_urls and row.main_words < settings.min_words,
-                compared=i is not None,
-                final_url=row.final_url,
-                redirects=tuple(row.chain),
-                error=row.error,
-            )
+    found = _Found(entries, overlap, clusters, first_of, frozenset(r.url for r in counted))
+    position = {e.source: i for i, e in enumerate(entries)}
+    cluster_of, near = found.cluster_of(), found.near()
+    pages = tuple(
+        _page(
+            row,
+            found,
+            position.get(row.url),
+            near_duplicates=near.get(row.url, 0),
+            cluster=cluster_of.get(row.url),
+            thin=row.url in found.counted and row.main_words < settings.min_words,
         )
+        for row in rows
+    )
     return Findings(
-        tuple(pages),
+        pages,
         clusters,
         tuple(tuple(urls) for urls in exact.values()),
         _same(counted, "title"),

@@ -6,3 +6,5 @@ sitemap indexes, gzipped or not, through ultimate-sitemap-parser), ``page`` (an 
 its title, H1, description, canonical, robots directives, links and main text), ``crawler``
 (the asynchronous crawl over one shared pool, its state kept by the caller).
 """
+
+__all__: list[str] = []

@@ -376,3 +376,27 @@ def test_a_killed_audit_resumes_where_it_stopped(tmp_path: Path) -> None:
     assert not {site.url(a) for a in asked_after} & kept  # no page done is fetched again
     assert len(asked_after) < len(asked_before) + 10  # the rest, not a new crawl
     assert "exact duplicates: 4 pages" in result.stdout
+
+
+def test_the_content_area_is_changed_without_crawling(audited) -> None:
+    site, out, _ = audited
+    before = len(site.log.requests)
+    code, output = _run(
+        "audit", "--reanalyze", str(out), "--content-keep", "article > p:first-of-type"
+    )
+    assert code == 0, output
+    rows = _rows(out)
+    first = site.site["/blog/post-5"].text[0]
+    assert int(rows[site.url("/blog/post-5")]["words"]) == len(canonicalize(first, "raw"))
+    products = [site.url(f"/catalog/product-{n}") for n in range(2, 6)]
+    # the products differ only past their first paragraph: now they are one text
+    assert {rows[u]["exact_duplicate_of"] for u in products} == {site.url("/catalog/product-1")}
+    code, output = _run("audit", "--reanalyze", str(out), "--content-drop", "article > p")
+    assert code == 0, output
+    rows = _rows(out)
+    title = site.site["/blog/post-5"].title  # its H1: all that is left of the article
+    assert int(rows[site.url("/blog/post-5")]["words"]) == len(canonicalize(title, "raw"))
+    code, output = _run("audit", "--reanalyze", str(out))  # the whole main text again
+    assert code == 0, output
+    assert _rows(out)[site.url("/blog/post-5")]["words"] == "274"
+    assert len(site.log.requests) == before

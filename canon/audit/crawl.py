@@ -28,7 +28,7 @@ from ..sources.client import Fetched, Fetcher
 from ..sources.crawl.addresses import Scope, normalize
 from ..sources.crawl.robots import Robots
 from ..sources.crawl.sitemaps import SITEMAP_TYPES, read_sitemap
-from .pages import Read, Reading, read_page
+from .pages import Read, Reading, read_fields, read_page
 from .settings import CrawlSettings
 from .state import PageRow, Queued, State
 
@@ -76,11 +76,6 @@ def is_sitemap(url: str) -> bool:
     return path.endswith((".xml", ".xml.gz")) or "sitemap" in path.rsplit("/", 1)[-1]
 
 
-def _noindex(value: str) -> bool:
-    directives = {d.strip() for part in value.lower().split(",") for d in part.split(":")}
-    return bool(directives & {"noindex", "none"})
-
-
 def _row(q: Queued, fetched: Fetched | None, **values: object) -> PageRow:
     page = fetched.page if fetched else None
     fields: dict[str, object] = {
@@ -103,6 +98,7 @@ def _row(q: Queued, fetched: Fetched | None, **values: object) -> PageRow:
         "tries": fetched.tries if fetched else 0,
         "error": None,
         "depth": q.depth,
+        "charset": page.charset if page else None,
         "html": None,
     }
     fields.update(values)
@@ -112,30 +108,8 @@ def _row(q: Queued, fetched: Fetched | None, **values: object) -> PageRow:
 def _read_row(q: Queued, fetched: Fetched, read: Read) -> PageRow:
     import zstandard
 
-    facts = read.facts
-    reason = ""
-    if _noindex(facts.robots) or _noindex(fetched.x_robots):
-        reason = "noindex"
-    elif facts.canonical and facts.canonical != q.url:
-        reason = "canonicalized"
-    elif read.document is None and not facts.main_text:
-        reason = "no-text"
-    return _row(
-        q,
-        fetched,
-        canonical=facts.canonical,
-        meta_robots=facts.robots,
-        title=facts.title,
-        h1=facts.h1,
-        description=facts.description,
-        main_words=read.main_words,
-        page_words=read.page_words,
-        indexable=not reason,
-        reason=reason,
-        canonical_hash=read.canonical_hash,
-        error=facts.error,
-        html=zstandard.ZstdCompressor(level=3).compress(fetched.page.body),
-    )
+    html = zstandard.ZstdCompressor(level=3).compress(fetched.page.body)
+    return _row(q, fetched, **read_fields(q.url, fetched.x_robots, read), html=html)
 
 
 @dataclass

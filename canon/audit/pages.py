@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
 from ..canonical import canonicalize
 from ..errors import CanonError
@@ -80,3 +81,36 @@ def read_page(body: bytes, charset: str | None, url: str, reading: Reading) -> R
     return Read(
         facts, words_of(facts.main_text, first), words_of(facts.page_text, first), digest, document
     )
+
+
+def noindex(value: str) -> bool:
+    """Whether robots directives (a meta tag's or an ``X-Robots-Tag``, possibly naming a
+    crawler: ``googlebot: noindex``) keep a page out of an index."""
+    directives = {d.strip() for part in value.lower().split(",") for d in part.split(":")}
+    return bool(directives & {"noindex", "none"})
+
+
+def read_fields(url: str, x_robots: str, read: Read) -> dict[str, Any]:
+    """The columns of a page's row that reading it gives, indexability included: ``reason``
+    is ``noindex``, ``canonicalized`` (to another URL), ``no-text`` or ``""`` (indexable)."""
+    facts = read.facts
+    reason = ""
+    if noindex(facts.robots) or noindex(x_robots):
+        reason = "noindex"
+    elif facts.canonical and facts.canonical != url:
+        reason = "canonicalized"
+    elif read.document is None and not facts.main_text:
+        reason = "no-text"
+    return {
+        "canonical": facts.canonical,
+        "meta_robots": facts.robots,
+        "title": facts.title,
+        "h1": facts.h1,
+        "description": facts.description,
+        "main_words": read.main_words,
+        "page_words": read.page_words,
+        "indexable": not reason,
+        "reason": reason,
+        "canonical_hash": read.canonical_hash,
+        "error": facts.error,
+    }

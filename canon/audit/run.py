@@ -18,10 +18,12 @@ from pathlib import Path
 from ..errors import IndexFileError, OutputError
 from ..index.store import Index
 from ..profile import get_profile
+from ..sources.crawl.page import ContentArea
 from .analysis import Findings, analyse
 from .crawl import CrawlProgress, CrawlReport, crawl
 from .outputs import write_clusters, write_csv, write_xlsx
 from .pages import Reading
+from .reread import area_of, reread
 from .settings import Analysis, CrawlSettings
 from .state import State
 
@@ -82,21 +84,42 @@ def audit_site(
         indexed = index.use_profiles(profiles, settings.k, 1)
         if state.get("settings") is None:
             state.put("settings", {"starts": list(settings.starts), "started": _now()})
+            state.put("area", _area(settings.area))
         with _executor(settings.workers) as executor:
             report = crawl(settings, index, indexed, state, executor, reading, on_progress)
+            if area_of(state.get("area")) != settings.area:  # resumed with another area
+                reread(index, state, settings.area, executor)
         state.put("crawled", _now())
     return _write(folder, analysis or Analysis(), report)
 
 
-def reanalyze(folder: Path, analysis: Analysis | None = None) -> AuditResult:
-    """Analyse the pages an audit in ``folder`` crawled again, and write the outputs again."""
+def _area(area: ContentArea) -> dict[str, list[str]]:
+    return {"keep": list(area.keep), "drop": list(area.drop)}
+
+
+def reanalyze(
+    folder: Path,
+    analysis: Analysis | None = None,
+    area: ContentArea | None = None,
+    workers: int = 1,
+) -> AuditResult:
+    """Analyse the pages an audit in ``folder`` crawled again, and write the outputs again.
+
+    With an ``area`` other than the audit's, the stored pages are first read again under it
+    (in ``workers`` processes); without one, the audit's own area stays."""
     folder = Path(folder)
-    if not (folder / AUDIT_FILE).is_file():
+    path = folder / AUDIT_FILE
+    if not path.is_file():
         raise IndexFileError(
             f"{folder}: no {AUDIT_FILE} here; run an audit into this folder first",
-            path=folder / AUDIT_FILE,
+            path=path,
             reason="missing",
         )
+    if area is not None:
+        with Index(path) as index, State(path) as state:
+            if area_of(state.get("area")) != area:
+                with _executor(workers) as executor:
+                    reread(index, state, area, executor)
     return _write(folder, analysis or Analysis(), None)
 
 

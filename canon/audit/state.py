@@ -59,6 +59,7 @@ CREATE TABLE IF NOT EXISTS audit_pages (
     tries INTEGER NOT NULL,
     error TEXT,
     depth INTEGER NOT NULL,
+    charset TEXT,
     html BLOB
 );
 """
@@ -99,6 +100,7 @@ class PageRow:
     tries: int
     error: str | None
     depth: int
+    charset: str | None = None
     html: bytes | None = None
 
     @property

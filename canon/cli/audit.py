@@ -146,7 +146,9 @@ def audit_command(starts: tuple[str, ...], as_json: bool, **opts: Any) -> None:
     if opts["reanalyze"] is not None:
         if starts or opts["out"]:
             raise OptionError("reanalyze", "takes the audit folder alone: drop START and --out")
-        result = reanalyze(opts["reanalyze"], analysis)
+        area = ContentArea(opts["content_keep"], opts["content_drop"])
+        workers = opts["workers"] or min(4, os.cpu_count() or 1)
+        result = reanalyze(opts["reanalyze"], analysis, area, workers)
     else:
         if opts["out"] is None:
             raise OptionError("out", "is missing: give the folder to write the audit into")

@@ -136,7 +136,7 @@ class _Crawl:
         self.indexed = indexed
         self.state = state
         self.executor = executor
-        self.reading = reading
+        self.how = reading
         self.on_progress = on_progress
         self.scope = Scope.of(settings.starts, settings.include, settings.exclude)
         self.robots: dict[str, Robots] = {}
@@ -149,6 +149,9 @@ class _Crawl:
         self.fetched = 0
         self.begin = time.perf_counter()
         self.fetcher: Fetcher | None = None
+        self.reading: set[asyncio.Task[None]] = set()
+        self.slots = asyncio.Semaphore(2 * settings.workers + settings.politeness.concurrency)
+        self.failure: BaseException | None = None
 
     # ------------------------------------------------------------------ robots and seeds
 
@@ -240,7 +243,7 @@ class _Crawl:
             return
         loop = asyncio.get_running_loop()
         read = await loop.run_in_executor(
-            self.executor, read_page, page.body, page.charset, q.url, self.reading
+            self.executor, read_page, page.body, page.charset, q.url, self.how
         )
         self.batch.rows.append(_read_row(q, fetched, read))
         if read.document is not None:
@@ -262,23 +265,24 @@ class _Crawl:
         self.batch.found.append(moved)
         return moved
 
-    async def _visit(self, q: Queued) -> None:
+    async def _visit(self, q: Queued) -> tuple[Queued, Fetched] | None:
+        """Fetch ``q``: the page to read (and the URL it is read as), or None when done."""
         assert self.fetcher is not None
         try:
             fetched = await self.fetcher.get(q.url)
         except FetchError as exc:
             self.errors += 1
             self.batch.rows.append(_row(q, None, reason="error", error=str(exc)))
-            return
+            return None
         self.fetched += 1
         if fetched.redirects:
             moved = await self._redirected(q, fetched)
             if moved is None:
-                return
+                return None
             q = moved
         if fetched.page.status >= 500:
             self.errors += 1
-        await self._read(q, fetched)
+        return q, fetched
 
     def _flush(self, force: bool = False) -> None:
         batch = self.batch
@@ -298,18 +302,45 @@ class _Crawl:
                 CrawlProgress(self.done, self.queue.qsize(), self.errors, seconds, in_flight)
             )
 
+    def _finished(self) -> None:
+        self.done += 1
+        self._flush()
+        self._progress()
+        self.queue.task_done()
+
     async def _worker(self) -> None:
+        """Fetch the next URL and go on to the one after while the worker processes read the
+        page (at most ``_reading_slots`` pages wait to be read, so memory stays bounded)."""
         while True:
             q = await self.queue.get()
-            try:
-                if self.started < self.settings.max_pages:
-                    self.started += 1
-                    await self._visit(q)
-                    self.done += 1
-                    self._flush()
-                    self._progress()
-            finally:
+            if self.started >= self.settings.max_pages:
                 self.queue.task_done()
+                continue
+            self.started += 1
+            try:
+                visited = await self._visit(q)
+            except BaseException:
+                self.queue.task_done()
+                raise
+            if visited is None:
+                self._finished()
+                continue
+            await self.slots.acquire()
+            task = asyncio.create_task(self._finish(*visited))
+            self.reading.add(task)
+            task.add_done_callback(self._read_done)
+
+    async def _finish(self, q: Queued, fetched: Fetched) -> None:
+        try:
+            await self._read(q, fetched)
+        finally:
+            self.slots.release()
+            self._finished()
+
+    def _read_done(self, task: asyncio.Task[None]) -> None:
+        self.reading.discard(task)
+        if not task.cancelled() and task.exception() is not None and self.failure is None:
+            self.failure = task.exception()
 
     async def run(self) -> CrawlReport:
         async with Fetcher(self.settings.fetch, self.settings.politeness) as fetcher:
@@ -325,10 +356,12 @@ class _Crawl:
             ]
             try:
                 await self.queue.join()
+                if self.failure is not None:
+                    raise self.failure
             finally:
-                for task in workers:
+                for task in workers + list(self.reading):
                     task.cancel()
-                await asyncio.gather(*workers, return_exceptions=True)
+                await asyncio.gather(*workers, *self.reading, return_exceptions=True)
                 self._flush(force=True)
         left = len(self.state.pending())
         return CrawlReport(

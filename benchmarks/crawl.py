@@ -1,9 +1,10 @@
 """Does fetching still cap throughput?  ``canon audit`` and ``index add @urls.txt`` on a slow site.
 
 A loopback HTTP server (threaded) serves ``--pages`` generated pages (default 1,000: a Russian
-text of 300 words in a site template with a menu and a footer, each page linking to ten
-others, all of them in ``/sitemap.xml``), answering each request after ``--latency`` seconds
-(default 0.1 s, a far server).  In one run, on the same pages:
+text of 900 words in a shop's template of about 20 KB (a menu of 120 links, a sidebar, a
+footer, a script), each page linking to ten others, all of them in ``/sitemap.xml``),
+answering each request after ``--latency`` seconds (default 0.1 s, a far server).  In one
+run, on the same pages:
 
 - extraction alone: what the audit does to each page once it has its bytes
   (:func:`canon.audit.pages.read_page`: head facts, links, main and whole-page text,
@@ -53,18 +54,42 @@ _WORDS = (
 ).split()
 
 
+def _template() -> tuple[str, str]:
+    """A shop's template around every page: a menu of 120 links, a sidebar, a footer, a
+    script and a style, about 20 KB, as real pages carry."""
+    rng = random.Random(0)
+    menu = "".join(
+        f'<li><a href="/c/{i}">{rng.choice(_WORDS)} {rng.choice(_WORDS)}</a></li>'
+        for i in range(120)
+    )
+    side = "".join(
+        f"<div class='card'><a href='/s/{i}'>{' '.join(rng.choices(_WORDS, k=8))}</a></div>"
+        for i in range(40)
+    )
+    foot = "".join(f"<a href='/f/{i}'>{rng.choice(_WORDS)}</a> " for i in range(30))
+    head = (
+        "<style>body{font:15px sans-serif}.card{padding:4px;margin:2px}nav li{display:inline}"
+        "</style><script>window.dataLayer=[];function track(e){dataLayer.push(e)}</script>"
+    )
+    before = f"{head}</head><body><header><nav><ul>{menu}</ul></nav></header><main>"
+    after = f"</main><aside>{side}</aside><footer>{foot} Все права защищены.</footer>"
+    return before, after + "</body></html>"
+
+
+_BEFORE, _AFTER = _template()
+
+
 def _page(n: int, pages: int) -> bytes:
+    """Page ``n``: an article of 900 words in 30 paragraphs, ten links to other pages."""
     rng = random.Random(n)
-    words = [rng.choice(_WORDS) for _ in range(300)]
-    sentences = [" ".join(words[i : i + 10]).capitalize() + "." for i in range(0, 300, 10)]
-    body = "".join(f"<p>{' '.join(sentences[i : i + 5])}</p>" for i in range(0, 30, 5))
+    words = [rng.choice(_WORDS) for _ in range(900)]
+    sentences = [" ".join(words[i : i + 10]).capitalize() + "." for i in range(0, 900, 10)]
+    body = "".join(f"<p>{' '.join(sentences[i : i + 3])}</p>" for i in range(0, 90, 3))
     links = "".join(f'<li><a href="/p/{(n * 7 + i) % pages}">ещё</a></li>' for i in range(10))
     return (
-        '<!doctype html><html lang="ru"><head><meta charset="utf-8">'
-        f"<title>Страница {n}</title></head><body><nav><a href='/'>Главная</a> "
-        "<a href='/about'>О нас</a></nav><main><article>"
-        f"<h1>Страница {n}</h1>{body}</article><ul>{links}</ul></main>"
-        "<footer>Все права защищены, звоните нам каждый день.</footer></body></html>"
+        f'<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>Страница {n}'
+        f"</title>{_BEFORE}<article><h1>Страница {n}</h1>{body}</article>"
+        f"<ul>{links}</ul>{_AFTER}"
     ).encode()
 
 

@@ -400,3 +400,31 @@ def test_the_content_area_is_changed_without_crawling(audited) -> None:
     assert code == 0, output
     assert _rows(out)[site.url("/blog/post-5")]["words"] == "274"
     assert len(site.log.requests) == before
+
+
+def test_a_list_of_start_urls(tmp_path: Path) -> None:
+    with serve(delay=0.0) as site:
+        listing = tmp_path / "urls.txt"
+        listing.write_text(f"{site.url('/contacts')}\n# a comment\n{site.url('/about')}\n", "utf-8")
+        code, output = _run(
+            "audit", f"@{listing}", "--out", str(tmp_path / "a"), "--allow-private",
+            "--max-depth", "0", "--exclude", "landing|/catalog/|/blog/",
+        )  # fmt: skip
+        assert code == 0, output
+        pages = {r for r in site.log.paths() if not r.startswith(("/robots", "/sitemap"))}
+    assert pages == {"/contacts", "/about", "/"}  # the starts, and / from the sitemap
+    assert "thin pages: 1" in output
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ([], "give START"),
+        (["notaurl"], "not an http(s) URL"),
+        (["@/no/such/list.txt"], "cannot read the list"),
+    ],
+)
+def test_bad_starts_are_usage_errors(tmp_path: Path, args: list[str], said: str) -> None:
+    code, output = _run("audit", *args, "--out", str(tmp_path))
+    assert code == 2 and said in output, output
+    assert "Traceback" not in output

@@ -40,7 +40,7 @@ class CrawlSettings:
 
     def __post_init__(self) -> None:
         if not self.starts:
-            raise OptionError("starts", "are missing: give a site URL, a sitemap URL or @urls.txt")
+            raise OptionError("sources", "are missing: give a site URL or a sitemap URL")
         for name in ("max_pages", "workers", "k", "max_sitemaps"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:

@@ -22,16 +22,21 @@ __all__ = ["audit_command"]
 
 
 def _starts(values: tuple[str, ...]) -> tuple[str, ...]:
+    """The START arguments as URLs (a list file read); checked here, as they are arguments."""
+    if not values:
+        raise click.UsageError("give START: a site URL, a sitemap URL or @urls.txt")
     starts = []
     for entry in expand(values):
         source = entry.source
         if not isinstance(entry, Item):
-            raise OptionError("starts", f"{source}: {entry.reason}", value=source)
+            raise click.BadParameter(f"{source}: {entry.reason}", param_hint="START")
         if not is_url(source):
-            raise OptionError(
-                "starts", f"{source!r} is not an http(s) URL; give a site or sitemap URL"
+            raise click.BadParameter(
+                f"{source!r} is not an http(s) URL; give a site or sitemap URL", param_hint="START"
             )
         starts.append(source)
+    if not starts:
+        raise click.BadParameter("the list names no URL", param_hint="START")
     return tuple(starts)
 
 

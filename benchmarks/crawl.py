@@ -56,17 +56,18 @@ _WORDS = (
 
 def _template() -> tuple[str, str]:
     """A shop's template around every page: a menu of 120 links, a sidebar, a footer, a
-    script and a style, about 20 KB, as real pages carry."""
+    script and a style, about 20 KB, as real pages carry (its links go to pages of the site:
+    the --quick site of 200 pages answers some with 404)."""
     rng = random.Random(0)
     menu = "".join(
-        f'<li><a href="/c/{i}">{rng.choice(_WORDS)} {rng.choice(_WORDS)}</a></li>'
+        f'<li><a href="/p/{i}">{rng.choice(_WORDS)} {rng.choice(_WORDS)}</a></li>'
         for i in range(120)
     )
     side = "".join(
-        f"<div class='card'><a href='/s/{i}'>{' '.join(rng.choices(_WORDS, k=8))}</a></div>"
+        f"<div class='card'><a href='/p/{200 + i}'>{' '.join(rng.choices(_WORDS, k=8))}</a></div>"
         for i in range(40)
     )
-    foot = "".join(f"<a href='/f/{i}'>{rng.choice(_WORDS)}</a> " for i in range(30))
+    foot = "".join(f"<a href='/p/{300 + i}'>{rng.choice(_WORDS)}</a> " for i in range(30))
     head = (
         "<style>body{font:15px sans-serif}.card{padding:4px;margin:2px}nav li{display:inline}"
         "</style><script>window.dataLayer=[];function track(e){dataLayer.push(e)}</script>"

@@ -7,7 +7,8 @@ holds.  robots.txt is read first for each site (its ``Crawl-delay`` sets the del
 requests to it, its ``Sitemap:`` lines are followed with the sitemaps given as starts), a
 disallowed URL is recorded and never fetched.  A redirect is recorded for the URL asked for and
 its target read as a page of its own (once).  Results are written a batch at a time, documents
-first (:mod:`canon.audit.state`), so a crawl killed at any point resumes where it stopped.
+first, by a thread of their own (:mod:`.writer`), so a crawl killed at any point resumes where
+it stopped, and fetching never waits for the disk.
 """
 
 from __future__ import annotations
@@ -17,13 +18,11 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ..errors import FetchError
 from ..index.rules import IndexedProfile
-from ..index.store import Index
-from ..index.writes import Prepared
 from ..sources.client import Fetched, Fetcher
 from ..sources.crawl.addresses import Scope, normalize
 from ..sources.crawl.robots import Robots
@@ -31,6 +30,7 @@ from ..sources.crawl.sitemaps import SITEMAP_TYPES, read_sitemap
 from .pages import Read, Reading, read_fields, read_page
 from .settings import CrawlSettings
 from .state import PageRow, Queued, State
+from .writer import Batch, Writer
 
 __all__ = ["CrawlProgress", "CrawlReport", "crawl", "is_sitemap"]
 
@@ -112,19 +112,10 @@ def _read_row(q: Queued, fetched: Fetched, read: Read) -> PageRow:
     return _row(q, fetched, **read_fields(q.url, fetched.x_robots, read), html=html)
 
 
-@dataclass
-class _Batch:
-    found: list[Queued] = field(default_factory=list)
-    rows: list[PageRow] = field(default_factory=list)
-    docs: list[Prepared] = field(default_factory=list)
-    since: float = field(default_factory=time.monotonic)
-
-
 class _Crawl:
     def __init__(
         self,
         settings: CrawlSettings,
-        index: Index,
         indexed: list[IndexedProfile],
         state: State,
         executor: Executor,
@@ -132,7 +123,6 @@ class _Crawl:
         on_progress: Callable[[CrawlProgress], None] | None,
     ) -> None:
         self.settings = settings
-        self.index = index
         self.indexed = indexed
         self.state = state
         self.executor = executor
@@ -141,7 +131,8 @@ class _Crawl:
         self.scope = Scope.of(settings.starts, settings.include, settings.exclude)
         self.robots: dict[str, Robots] = {}
         self.known = state.known()
-        self.batch = _Batch()
+        self.batch = Batch()
+        self.since = time.monotonic()
         self.queue: asyncio.Queue[Queued] = asyncio.Queue()
         self.started = sum(1 for p in state.pages() if p.reason != "blocked")
         self.done = self.started
@@ -149,6 +140,7 @@ class _Crawl:
         self.fetched = 0
         self.begin = time.perf_counter()
         self.fetcher: Fetcher | None = None
+        self.writer: Writer | None = None
         self.reading: set[asyncio.Task[None]] = set()
         self.slots = asyncio.Semaphore(2 * settings.workers + settings.politeness.concurrency)
         self.failure: BaseException | None = None
@@ -228,8 +220,10 @@ class _Crawl:
             if not is_sitemap(start):
                 await self._discover(Queued(start, 0, "start"))
         await self._sitemaps(list(dict.fromkeys(sitemaps)))
+        self.batch.marks["seeded"] = True
         self._flush(force=True)
-        self.state.put("seeded", True)
+        assert self.writer is not None
+        await asyncio.to_thread(self.writer.wait)  # the queue is read back from the file
 
     # ------------------------------------------------------------------ pages
 
@@ -285,14 +279,14 @@ class _Crawl:
         return q, fetched
 
     def _flush(self, force: bool = False) -> None:
-        batch = self.batch
-        due = len(batch.rows) >= _FLUSH_PAGES or time.monotonic() - batch.since > _FLUSH_SECONDS
-        if not (force or due) or not (batch.rows or batch.found):
+        """Hand the batch to the writer when it is full or old enough (or ``force``)."""
+        due = len(self.batch.rows) >= _FLUSH_PAGES or time.monotonic() - self.since > _FLUSH_SECONDS
+        if not (force or due) or not self.batch:
             return
-        if batch.docs:
-            self.index.write_batch(batch.docs, self.indexed)
-        self.state.record(batch.found, batch.rows)
-        self.batch = _Batch()
+        assert self.writer is not None
+        self.writer.put(self.batch)
+        self.batch = Batch()
+        self.since = time.monotonic()
 
     def _progress(self) -> None:
         if self.on_progress is not None:
@@ -343,6 +337,11 @@ class _Crawl:
             self.failure = task.exception()
 
     async def run(self) -> CrawlReport:
+        with Writer(self.state.path, self.indexed) as writer:
+            self.writer = writer
+            return await self._crawl()
+
+    async def _crawl(self) -> CrawlReport:
         async with Fetcher(self.settings.fetch, self.settings.politeness) as fetcher:
             self.fetcher = fetcher
             if not self.state.get("seeded"):
@@ -363,6 +362,8 @@ class _Crawl:
                     task.cancel()
                 await asyncio.gather(*workers, *self.reading, return_exceptions=True)
                 self._flush(force=True)
+        assert self.writer is not None
+        await asyncio.to_thread(self.writer.wait)
         left = len(self.state.pending())
         return CrawlReport(
             self.fetched,
@@ -375,13 +376,13 @@ class _Crawl:
 
 def crawl(
     settings: CrawlSettings,
-    index: Index,
     indexed: list[IndexedProfile],
     state: State,
     executor: Executor,
     reading: Reading,
     on_progress: Callable[[CrawlProgress], None] | None = None,
 ) -> CrawlReport:
-    """Crawl (or go on crawling) into ``index`` and ``state``; pages are read in ``executor``."""
-    job = _Crawl(settings, index, indexed, state, executor, reading, on_progress)
+    """Crawl (or go on crawling) into the audit file of ``state`` (an index with ``indexed``
+    profiles); pages are read in ``executor``."""
+    job = _Crawl(settings, indexed, state, executor, reading, on_progress)
     return asyncio.run(job.run())

@@ -86,7 +86,7 @@ def audit_site(
             state.put("settings", {"starts": list(settings.starts), "started": _now()})
             state.put("area", _area(settings.area))
         with _executor(settings.workers) as executor:
-            report = crawl(settings, index, indexed, state, executor, reading, on_progress)
+            report = crawl(settings, indexed, state, executor, reading, on_progress)
             if area_of(state.get("area")) != settings.area:  # resumed with another area
                 reread(index, state, settings.area, executor)
         state.put("crawled", _now())

@@ -11,7 +11,9 @@ by CSS selectors to keep and to drop (lxml's cssselect), and all visible text of
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
+from urllib.parse import urlsplit
 
 from ...errors import CanonError, OptionError
 from ..extract import check_html, extract_html
@@ -88,15 +90,32 @@ def _canonical(tree: Any, base: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1 << 16)
+def _normalized(href: str, base: str) -> str | None:
+    return normalize(href, base)
+
+
+def _link(href: str, base: str) -> str | None:
+    """``href`` normalized; the links of a site's template (``/catalog/``, the same on every
+    page) are normalized once per process: an absolute path depends only on the origin."""
+    href = href.strip()
+    if href.startswith("/") and not href.startswith("//"):
+        parts = urlsplit(base)
+        return _normalized(href, f"{parts.scheme}://{parts.netloc}/")
+    return _normalized(href, base)
+
+
 def _links(tree: Any, base: str, follow: bool) -> tuple[str, ...]:
     if not follow:
         return ()
     found: dict[str, None] = {}
+    hrefs: dict[str, None] = {}
     for element in tree.iter("a"):
         href = element.get("href")
-        if not href or "nofollow" in (element.get("rel") or "").lower().split():
-            continue
-        url = normalize(href, base)
+        if href and "nofollow" not in (element.get("rel") or "").lower().split():
+            hrefs.setdefault(href)
+    for href in hrefs:
+        url = _link(href, base)
         if url is not None:
             found.setdefault(url)
     return tuple(found)

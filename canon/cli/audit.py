@@ -54,7 +54,7 @@ def _summary(result: AuditResult) -> list[str]:
     lines += [
         f"pages: {s['pages']} ({s['indexable']} indexable, {s['compared']} compared, "
         f"{s['not_indexable']} not indexable, {s['blocked']} blocked by robots.txt, "
-        f"{s['errors']} errors)",
+        f"{s['errors']} failed: 4xx, 5xx or no answer)",
         f"exact duplicates: {s['exact_duplicates']} pages",
         f"near-duplicate clusters (Jaccard >= {s['threshold']:g}): "
         f"{s['near_duplicate_clusters']} ({s['pages_in_clusters']} pages)",

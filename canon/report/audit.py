@@ -46,10 +46,11 @@ class ClusterView:
 
 
 def difference_runs(
-    first: str, second: str, profile: str = "lemma", k: int = 4
+    first: str, second: str, profile: str = "raw", k: int = 4
 ) -> tuple[tuple[Run, ...], tuple[Run, ...]]:
     """Both texts cut into runs; the runs shared with the other text are marked ``exact``,
-    the rest (the differences) are plain."""
+    the rest (the differences) are plain.  Word for word (``raw``) by default: a reader
+    looks for the words that differ, and no stop word is left out of the marks."""
     chosen = get_profile(profile)
     one, two = canonicalize(first, chosen), canonicalize(second, chosen)
     frags = shared_fragments(one, two, k) if len(one) >= k and len(two) >= k else ((), ())

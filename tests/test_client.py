@@ -15,11 +15,12 @@ from click.testing import CliRunner
 
 from canon.cli import cli
 from canon.errors import FetchError, OptionError
-from canon.sources.client import Fetcher, Politeness, _retry_after, fetch_all
+from canon.sources.client import Fetcher, Politeness, _retry_after
 from canon.sources.crawl.addresses import Scope, normalize
 from canon.sources.crawl.robots import Robots
 from canon.sources.fetch import FetchOptions
 from canon.sources.fetch import Page as Fetched
+from canon.sources.fetchall import fetch_all
 
 pytestmark = pytest.mark.network
 

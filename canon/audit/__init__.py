@@ -1,8 +1,10 @@
 """A site audit: crawl a site politely, keep its pages in a canon index, find its duplicates.
 
 Rooms: ``settings`` (what to crawl, how to analyse), ``state`` (the crawl's tables beside the
-index in ``DIR/audit.db``), ``pages`` (a fetched page read in a worker process), ``crawl``
-(the asynchronous crawl, resumable), ``overlap`` (exact closest match and containment),
+index in ``DIR/audit.db``), ``pages`` (a fetched page read in a worker process), ``records``
+(the row a fetched URL gives; progress and report), ``crawl`` (the asynchronous crawl,
+resumable), ``writer`` (batches written on a thread of their own), ``reread`` (stored pages
+read again under another content area), ``overlap`` (exact closest match and containment),
 ``analysis`` (the findings), ``outputs`` (CSV, JSON Lines, XLSX), ``run`` (all of it, and
 analysing again without crawling).  The HTML report is :mod:`canon.report.audit`.
 """

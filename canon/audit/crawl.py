@@ -14,11 +14,9 @@ it stopped, and fetching never waits for the disk.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ..errors import FetchError
@@ -27,89 +25,23 @@ from ..sources.client import Fetched, Fetcher
 from ..sources.crawl.addresses import Scope, normalize
 from ..sources.crawl.robots import Robots
 from ..sources.crawl.sitemaps import SITEMAP_TYPES, read_sitemap
-from .pages import Read, Reading, read_fields, read_page
+from .pages import Reading, read_page
+from .records import (
+    HTML_TYPES,
+    CrawlProgress,
+    CrawlReport,
+    is_sitemap,
+    page_row,
+    read_row,
+)
 from .settings import CrawlSettings
-from .state import PageRow, Queued, State
+from .state import Queued, State
 from .writer import Batch, Writer
 
 __all__ = ["CrawlProgress", "CrawlReport", "crawl", "is_sitemap"]
 
-HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 _FLUSH_PAGES = 25
 _FLUSH_SECONDS = 1.0
-
-
-@dataclass(frozen=True)
-class CrawlProgress:
-    """``done`` pages of ``done + queued`` known so far, ``errors`` among them."""
-
-    done: int
-    queued: int
-    errors: int
-    seconds: float
-    in_flight: int
-
-    @property
-    def total(self) -> int:
-        return self.done + self.queued
-
-    @property
-    def rate(self) -> float:
-        return self.done / max(self.seconds, 1e-9)
-
-    @property
-    def note(self) -> str:
-        return f"queue {self.queued} · in flight {self.in_flight} · errors {self.errors}"
-
-
-@dataclass(frozen=True)
-class CrawlReport:
-    fetched: int  # pages fetched by this run (a resumed run counts only its own)
-    pages: int  # pages the audit holds
-    seconds: float
-    most_in_flight: int
-    left: int  # URLs found but not fetched (the page limit was reached)
-
-
-def is_sitemap(url: str) -> bool:
-    path = urlsplit(url).path.lower()
-    return path.endswith((".xml", ".xml.gz")) or "sitemap" in path.rsplit("/", 1)[-1]
-
-
-def _row(q: Queued, fetched: Fetched | None, **values: object) -> PageRow:
-    page = fetched.page if fetched else None
-    fields: dict[str, object] = {
-        "url": q.url,
-        "status": page.status if page else 0,
-        "final_url": page.final_url if page else None,
-        "redirects": json.dumps(list(fetched.redirects) if fetched else []),
-        "content_type": page.media_type if page else None,
-        "canonical": None,
-        "meta_robots": "",
-        "x_robots": fetched.x_robots if fetched else "",
-        "title": None,
-        "h1": None,
-        "description": None,
-        "main_words": 0,
-        "page_words": 0,
-        "indexable": False,
-        "reason": "",
-        "canonical_hash": None,
-        "tries": fetched.tries if fetched else 0,
-        "error": None,
-        "depth": q.depth,
-        "charset": page.charset if page else None,
-        "html": None,
-    }
-    fields.update(values)
-    return PageRow(**fields)  # type: ignore[arg-type]
-
-
-def _read_row(q: Queued, fetched: Fetched, read: Read) -> PageRow:
-    import zstandard
-
-    html = zstandard.ZstdCompressor(level=3).compress(fetched.page.body)
-    return _row(q, fetched, **read_fields(q.url, fetched.x_robots, read), html=html)
 
 
 class _Crawl:
@@ -187,7 +119,7 @@ class _Crawl:
         if await self._allowed(q.url):
             self.queue.put_nowait(q)
         else:
-            self.batch.rows.append(_row(q, None, reason="blocked"))
+            self.batch.rows.append(page_row(q, None, reason="blocked"))
 
     async def _sitemaps(self, first: Sequence[str]) -> None:
         assert self.fetcher is not None
@@ -230,16 +162,16 @@ class _Crawl:
     async def _read(self, q: Queued, fetched: Fetched) -> None:
         page = fetched.page
         if page.status >= 400:
-            self.batch.rows.append(_row(q, fetched, reason="status"))
+            self.batch.rows.append(page_row(q, fetched, reason="status"))
             return
         if page.media_type not in HTML_TYPES or not page.body:
-            self.batch.rows.append(_row(q, fetched, reason="not-html"))
+            self.batch.rows.append(page_row(q, fetched, reason="not-html"))
             return
         loop = asyncio.get_running_loop()
         read = await loop.run_in_executor(
             self.executor, read_page, page.body, page.charset, q.url, self.how
         )
-        self.batch.rows.append(_read_row(q, fetched, read))
+        self.batch.rows.append(read_row(q, fetched, read))
         if read.document is not None:
             self.batch.docs.append(read.document)
         for link in read.facts.links:
@@ -248,7 +180,7 @@ class _Crawl:
     async def _redirected(self, q: Queued, fetched: Fetched) -> Queued | None:
         """Record the redirect; the target, when it is a page of the crawl not met yet."""
         first_status = fetched.redirects[0][1]
-        self.batch.rows.append(_row(q, fetched, status=first_status, reason="redirect"))
+        self.batch.rows.append(page_row(q, fetched, status=first_status, reason="redirect"))
         target = normalize(fetched.page.final_url)
         if target is None or target in self.known or not self.scope.on_site(target):
             return None
@@ -266,7 +198,7 @@ class _Crawl:
             fetched = await self.fetcher.get(q.url)
         except FetchError as exc:
             self.errors += 1
-            self.batch.rows.append(_row(q, None, reason="error", error=str(exc)))
+            self.batch.rows.append(page_row(q, None, reason="error", error=str(exc)))
             return None
         self.fetched += 1
         if fetched.redirects:

@@ -2,7 +2,7 @@
 
 Each worker process gets the job (profiles, k, step, sampling, how to read) once, at start;
 items go out and prepared documents come back in order.  The URLs among the items are fetched
-first, many at once, through one shared pool (:func:`canon.sources.client.fetch_all`), and
+first, many at once, through one shared pool (:func:`canon.sources.fetchall.fetch_all`), and
 the workers get their pages: fetching does not wait for reading, nor reading for fetching.
 """
 
@@ -65,7 +65,7 @@ def _fetched_first(items: Sequence[Item], job: _Job) -> Iterator[Item | _Fetched
     if len(urls) < 2:
         yield from items
         return
-    from ..sources.client import fetch_all
+    from ..sources.fetchall import fetch_all
 
     pages = fetch_all(urls, job.fetch_options)
     for item in items:

@@ -11,6 +11,7 @@ The stages, their rooms and their types::
         ├─► uniqueness.py: check(text, Index) ─────► CheckResult         (a draft vs an index)
         │     attribution.py (sources ↔ fragments), verdict.py (copied, rewritten, unique)
         └─► sketch.py, lsh.py ─► dedup/: dedup_corpus ─► DedupResult      (a corpus)
+              audit/: audit_site (crawl, findings, CSV/XLSX/HTML) ─► AuditResult (a site)
 
 Around them: ``profile.py`` (the rules, ``Profile``), ``text/`` (normalization, tokens,
 lemmas, word lists, quotations), ``index/`` (the SQLite index and ``add_sources``),
@@ -18,6 +19,7 @@ lemmas, word lists, quotations), ``index/`` (the SQLite index and ``add_sources`
 ``CanonError`` tree), ``report/`` (terminal, HTML, plot), ``cli/`` and ``web/``.
 """
 
+from .audit import AuditResult, CrawlSettings, audit_site
 from .canonical import Canonical, Fragment, canonicalize
 from .comparison import Comparison, Table, TooShort, compare, compare_table
 from .errors import (
@@ -52,10 +54,12 @@ __version__ = "0.1.0"
 __all__ = [
     "BUILTIN_PROFILES",
     "AddReport",
+    "AuditResult",
     "CanonError",
     "Canonical",
     "CheckResult",
     "Comparison",
+    "CrawlSettings",
     "Document",
     "EmptyText",
     "ExtractionError",
@@ -80,6 +84,7 @@ __all__ = [
     "Verdict",
     "__version__",
     "add_sources",
+    "audit_site",
     "canonicalize",
     "check",
     "compare",

@@ -75,4 +75,4 @@ def main(argv: Sequence[str] | None = None) -> None:
     cli.main(args=list(argv) if argv is not None else None, prog_name="canon")
 
 
-from . import check, compare, dedup, index, serve  # noqa: E402,F401  (they add the commands)
+from . import audit, check, compare, dedup, index, serve  # noqa: E402,F401  (they add the commands)

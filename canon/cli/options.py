@@ -219,8 +219,8 @@ def stage_status() -> Callable[[str], None]:
 
 @contextmanager
 def progress_bar(label: str, unit: str) -> Iterator[Callable[[Any], None] | None]:
-    """A progress bar on a terminal (items/s, ETA) fed by a library progress callback; None
-    when stderr is piped."""
+    """A progress bar on a terminal (items/s, what the progress's ``note`` says, ETA) fed by a
+    library progress callback; None when stderr is piped."""
     if not sys.stderr.isatty():
         yield None
         return
@@ -238,14 +238,18 @@ def progress_bar(label: str, unit: str) -> Iterator[Callable[[Any], None] | None
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn(f"{{task.fields[rate]:.0f}} {unit}/s"),
+        TextColumn("{task.fields[note]}"),
         TimeRemainingColumn(),
         console=Console(stderr=True),
         transient=True,
     )
-    task = bar.add_task(label, total=None, rate=0.0)
+    task = bar.add_task(label, total=None, rate=0.0, note="")
 
     def update(progress: Any) -> None:
-        bar.update(task, completed=progress.done, total=progress.total, rate=progress.rate)
+        note = getattr(progress, "note", "")  # what else a stage reports (a crawl: queue, errors)
+        bar.update(
+            task, completed=progress.done, total=progress.total, rate=progress.rate, note=note
+        )
 
     with bar:
         yield update

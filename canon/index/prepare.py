@@ -4,7 +4,9 @@ Under a profile with morphology, a document's sentences are also split and kept 
 (:func:`canon.sentences.sentence_sets`) for the sentence measure.
 
 Each worker process gets the job (profiles, k, step, sampling, how to read) once, at start;
-items go out and prepared documents come back in order.
+items go out and prepared documents come back in order.  The URLs among the items are fetched
+first, many at once, through one shared pool (:func:`canon.sources.fetchall.fetch_all`), and
+the workers get their pages: fetching does not wait for reading, nor reading for fetching.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from ..profile import Profile
 from ..sentences import sentence_sets
 from ..shingle import keep_sampled, shingle_hashes
 from ..sources.collection import Failure, Item
-from ..sources.documents import Document, read_source
+from ..sources.documents import Document, page_document, read_source
 from ..sources.extract import extract_html
-from ..sources.fetch import FetchOptions
+from ..sources.fetch import FetchOptions, Page, is_url
 from .schema import pack_text
 from .writes import Prepared
 
@@ -48,7 +50,45 @@ class _Job:
     store_text: bool = True
 
 
-def _document(item: Item, job: _Job) -> Document:
+@dataclass(frozen=True)
+class _Fetched:
+    """A URL item whose page was fetched (or whose fetch failed, ``error``)."""
+
+    source: str
+    page: Page | None
+    error: str | None = None
+
+
+def _fetches(item: Item) -> bool:
+    return item.text is None and item.html is None and is_url(item.source)
+
+
+def _fetched_first(items: Sequence[Item], job: _Job) -> Iterator[Item | _Fetched]:
+    """The items in order, each URL's page fetched ahead (concurrently) when there are several."""
+    urls = [item.source for item in items if _fetches(item)]
+    if len(urls) < 2:
+        yield from items
+        return
+    from ..sources.fetchall import fetch_all
+
+    pages = fetch_all(urls, job.fetch_options)
+    for item in items:
+        if not _fetches(item):
+            yield item
+            continue
+        _, page = next(pages)
+        yield (
+            _Fetched(item.source, page)
+            if isinstance(page, Page)
+            else _Fetched(item.source, None, str(page))
+        )
+
+
+def _document(item: Item | _Fetched, job: _Job) -> Document:
+    if isinstance(item, _Fetched):
+        if item.page is None:
+            raise InputError(item.error or f"{item.source}: not fetched", source=item.source)
+        return page_document(item.page, whole_page=job.whole_page)
     if item.text is not None:
         return Document(item.source, item.text, method="text", encoding=None)
     if item.html is not None:
@@ -57,7 +97,7 @@ def _document(item: Item, job: _Job) -> Document:
     return read_source(item.source, whole_page=job.whole_page, fetch_options=job.fetch_options)
 
 
-def _prepare_item(item: Item, job: _Job) -> Prepared | Failure | Skipped:
+def _prepare_item(item: Item | _Fetched, job: _Job) -> Prepared | Failure | Skipped:
     try:
         doc = _document(item, job)
         digest = hashlib.sha256(doc.text.encode("utf-8")).hexdigest()[:32]
@@ -105,7 +145,7 @@ def _init(job: _Job) -> None:
     _job = job
 
 
-def _work(item: Item) -> Prepared | Failure | Skipped:
+def _work(item: Item | _Fetched) -> Prepared | Failure | Skipped:
     assert _job is not None
     return _prepare_item(item, _job)
 
@@ -138,9 +178,10 @@ def prepare_all(
         sample,
         store_text,
     )
+    ready = _fetched_first(items, job)
     if workers <= 1 or len(items) < 2 * workers:
-        for item in items:
+        for item in ready:
             yield _prepare_item(item, job)
         return
     with multiprocessing.get_context("fork").Pool(workers, _init, (job,)) as pool:
-        yield from pool.imap(_work, items, chunksize=4)
+        yield from pool.imap(_work, ready, chunksize=4)

@@ -16,7 +16,7 @@ import functools
 import math
 import os
 import ssl
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email.utils import format_datetime
@@ -27,7 +27,17 @@ from ..errors import FetchError, OptionError
 from .decoding import DecodingError, accepted, decoder_for
 from .pagecache import Page, PageCache
 
-__all__ = ["FetchOptions", "Page", "PageCache", "fetch", "is_url"]
+__all__ = [
+    "TEXT_TYPES",
+    "USER_AGENT",
+    "CappedBody",
+    "FetchOptions",
+    "Page",
+    "PageCache",
+    "fetch",
+    "fetch_error",
+    "is_url",
+]
 
 USER_AGENT = "canon/0.1 (Russian text similarity checker)"
 # Media types that hold a text canon can compare; anything else (PDF, images) is refused.
@@ -96,37 +106,60 @@ def _too_large(url: str, limit: int, size: int | None = None) -> FetchError:
     return FetchError(url, f"{said} over the {limit:,}-byte cap", reason="too-large")
 
 
+class CappedBody:
+    """A body fed a chunk at a time as it arrives, decoded (``Content-Encoding``) and refused
+    the moment it, or its raw form, passes the cap; :meth:`finish` gives the decoded bytes."""
+
+    def __init__(self, url: str, headers: Any, options: FetchOptions) -> None:
+        self.url = url
+        self.limit = options.max_bytes
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.limit:
+            raise FetchError(
+                url,
+                f"the page is {int(declared):,} bytes, over the {self.limit:,}-byte cap",
+                reason="too-large",
+            )
+        self.parts: list[bytes] = []
+        self.raw = self.size = 0
+        try:
+            self.decoder = decoder_for(headers.get("content-encoding", ""))
+        except DecodingError as exc:
+            raise self._undecodable(exc) from exc
+
+    def _undecodable(self, exc: DecodingError) -> FetchError:
+        return FetchError(self.url, f"the body cannot be decoded ({exc})", reason="decoding")
+
+    def _keep(self, pieces: Iterable[bytes]) -> None:
+        for piece in pieces:
+            self.size += len(piece)
+            if self.size > self.limit:
+                raise _too_large(self.url, self.limit)
+            self.parts.append(piece)
+
+    def feed(self, chunk: bytes) -> None:
+        self.raw += len(chunk)
+        if self.raw > self.limit:
+            raise _too_large(self.url, self.limit)
+        try:
+            self._keep(self.decoder.feed(chunk))
+        except DecodingError as exc:
+            raise self._undecodable(exc) from exc
+
+    def finish(self) -> bytes:
+        try:
+            self._keep(self.decoder.finish())
+        except DecodingError as exc:
+            raise self._undecodable(exc) from exc
+        return b"".join(self.parts)
+
+
 def _read_capped(url: str, chunks: Iterator[bytes], headers: Any, options: FetchOptions) -> bytes:
     """The decoded body, refused the moment it (or its raw form) passes the cap."""
-    limit = options.max_bytes
-    declared = headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise FetchError(
-            url,
-            f"the page is {int(declared):,} bytes, over the {limit:,}-byte cap",
-            reason="too-large",
-        )
-    parts: list[bytes] = []
-    raw = size = 0
-    try:
-        decoder = decoder_for(headers.get("content-encoding", ""))
-        for chunk in chunks:
-            raw += len(chunk)
-            if raw > limit:
-                raise _too_large(url, limit)
-            for piece in decoder.feed(chunk):
-                size += len(piece)
-                if size > limit:
-                    raise _too_large(url, limit)
-                parts.append(piece)
-        for piece in decoder.finish():
-            size += len(piece)
-            if size > limit:
-                raise _too_large(url, limit)
-            parts.append(piece)
-    except DecodingError as exc:
-        raise FetchError(url, f"the body cannot be decoded ({exc})", reason="decoding") from exc
-    return b"".join(parts)
+    body = CappedBody(url, headers, options)
+    for chunk in chunks:
+        body.feed(chunk)
+    return body.finish()
 
 
 def _page(url: str, final: Any, response: Any, headers: Any, options: FetchOptions) -> Page:
@@ -230,33 +263,48 @@ def fetch(url: str, options: FetchOptions | None = None) -> Page:
 def _fetch(url: str, options: FetchOptions) -> Page:
     # The network stack (httpx loads click and rich for its own command line) is imported on
     # first fetch, so that reading files and rendering reports never load it.
-    import httpcore
-
-    from .transport import Deadline, DeadlinePassed, Refusal
+    from .transport import Deadline
 
     try:
         return _get(url, options, Deadline(options.deadline))
-    except DeadlinePassed as exc:
-        raise FetchError(
+    except Exception as exc:
+        failure = fetch_error(url, exc, options)
+        if failure is None:
+            raise
+        raise failure from exc
+
+
+def fetch_error(url: str, exc: BaseException, options: FetchOptions) -> FetchError | None:
+    """What a failure of the network stack means for the fetch of ``url``, as a FetchError;
+    None for an exception that is not the network's (a bug, to be raised as it is)."""
+    import httpcore
+
+    from .transport import DeadlinePassed, Refusal
+
+    if isinstance(exc, FetchError):
+        return exc
+    if isinstance(exc, DeadlinePassed | TimeoutError):  # the total deadline, sync or async
+        return FetchError(
             url,
             f"not fetched within the {options.deadline:g}-second deadline "
             "(connecting and reading, redirects included)",
             reason="deadline",
-        ) from exc
-    except Refusal as exc:
-        raise FetchError(url, exc.message, reason=exc.reason) from exc
-    except httpcore.ConnectTimeout as exc:
-        raise FetchError(
+        )
+    if isinstance(exc, Refusal):
+        return FetchError(url, exc.message, reason=exc.reason)
+    if isinstance(exc, httpcore.ConnectTimeout):
+        return FetchError(
             url, f"connection timed out after {options.connect_timeout:g} s", reason="timeout"
-        ) from exc
-    except httpcore.TimeoutException as exc:
-        raise FetchError(
+        )
+    if isinstance(exc, httpcore.TimeoutException):
+        return FetchError(
             url, f"no answer within {options.read_timeout:g} s (read timeout)", reason="timeout"
-        ) from exc
-    except httpcore.ConnectError as exc:
-        raise FetchError(url, f"cannot connect ({_reason(exc)})", reason="connect") from exc
-    except (httpcore.NetworkError, httpcore.ProtocolError) as exc:
-        raise FetchError(url, f"{type(exc).__name__}: {_reason(exc)}", reason="http") from exc
+        )
+    if isinstance(exc, httpcore.ConnectError):
+        return FetchError(url, f"cannot connect ({_reason(exc)})", reason="connect")
+    if isinstance(exc, httpcore.NetworkError | httpcore.ProtocolError):
+        return FetchError(url, f"{type(exc).__name__}: {_reason(exc)}", reason="http")
+    return None
 
 
 def _reason(exc: Exception) -> str:

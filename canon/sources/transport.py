@@ -7,10 +7,16 @@ second DNS answer (rebinding) is never used.  The request still names the host: 
 is built from the URL, and httpcore makes the TLS handshake for the host name (SNI and the
 certificate check), every redirect hop alike.  Each socket operation waits at most the smaller
 of its own timeout and what is left of the fetch's :class:`Deadline`.
+
+:class:`AsyncPinnedBackend` is the same policy for the shared asynchronous pool of a crawl
+(connections kept alive between fetches): each new connection resolves, checks and connects
+to a checked address, and remembers which host and port it reached a private address for; the
+total deadline of each fetch is the caller's (``asyncio.timeout``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import select
 import socket
@@ -24,7 +30,7 @@ import httpcore
 
 from .addresses import is_local_name, is_private
 
-__all__ = ["Deadline", "DeadlinePassed", "PinnedBackend", "Refusal"]
+__all__ = ["AsyncPinnedBackend", "Deadline", "DeadlinePassed", "PinnedBackend", "Refusal"]
 
 _AddressInfo = tuple[int, int, int, str, tuple[Any, ...]]
 
@@ -255,3 +261,59 @@ def _readable(sock: socket.socket) -> bool:
     poller = select.poll()
     poller.register(sock, select.POLLIN)
     return bool(poller.poll(0))
+
+
+class AsyncPinnedBackend(httpcore.AsyncNetworkBackend):
+    """Opens asynchronous connections only to addresses it resolved and checked itself."""
+
+    def __init__(self, allow_private: bool) -> None:
+        self.allow_private = allow_private
+        self.private: set[tuple[str, int]] = set()  # (host, port) reached at a private address
+        self._inner = httpcore.AnyIOBackend()
+
+    async def resolve(self, host: str, port: int, timeout: float | None) -> list[_AddressInfo]:
+        if not self.allow_private and is_local_name(host):
+            raise Refusal(
+                f"{host} is a name of this machine; fetching private addresses is turned off",
+                "private-address",
+            )
+        infos = _literal(host, port)
+        if infos is None:
+            loop = asyncio.get_running_loop()
+            lookup = loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+            try:
+                infos = list(await asyncio.wait_for(lookup, timeout))
+            except TimeoutError:
+                raise httpcore.ConnectTimeout("DNS lookup timed out") from None
+            except (OSError, UnicodeError) as exc:
+                raise Refusal(f"cannot resolve host {host} (DNS lookup failed)", "dns") from exc
+        if not infos:
+            raise Refusal(f"cannot resolve host {host} (no address)", "dns")
+        if not self.allow_private:
+            _refuse_private(host, [str(info[4][0]) for info in infos])
+        return infos
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        failure: Exception = httpcore.ConnectError(f"cannot connect to {host}")
+        for *_, address in await self.resolve(host, port, timeout):
+            try:
+                stream = await self._inner.connect_tcp(
+                    str(address[0]), port, timeout, local_address, socket_options
+                )
+            except httpcore.ConnectError as exc:
+                failure = exc
+                continue
+            if is_private(str(address[0])):
+                self.private.add((host, port))
+            return stream
+        raise failure
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)

@@ -1,0 +1,140 @@
+"""Findings → the files of an audit: ``pages.csv``, ``clusters.jsonl``, ``pages.xlsx``.
+
+``pages.csv`` has one row per URL with the columns of :data:`~.analysis.COLUMNS`, in that
+order; ``clusters.jsonl`` one near-duplicate cluster a line; ``pages.xlsx`` (XlsxWriter) the
+same pages and clusters and one sheet per finding: exact duplicates, thin pages, contained
+pages, shared titles, H1s and descriptions, pages that are not indexable.  Each file is written
+to a temporary name and renamed, so a reader never sees half of one.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from ..errors import OutputError
+from .analysis import COLUMNS, Findings, PageFinding
+
+__all__ = ["SHEETS", "write_clusters", "write_csv", "write_xlsx"]
+
+
+@contextmanager
+def _replacing(path: Path, mode: str = "w") -> Iterator[IO[Any]]:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with temporary.open(
+            mode, **({"encoding": "utf-8", "newline": ""} if "b" not in mode else {})
+        ) as out:
+            yield out
+        os.replace(temporary, path)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise OutputError(path, f"cannot write ({exc.strerror or exc})") from exc
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return round(value, 6)
+    return "" if value is None else value
+
+
+def page_values(page: PageFinding) -> list[Any]:
+    """A page's cells; the status of a URL never fetched (refused by robots.txt, no answer)
+    is empty."""
+    values = [_cell(getattr(page, column)) for column in COLUMNS]
+    values[COLUMNS.index("status")] = page.status or ""
+    return values
+
+
+def write_csv(path: Path, findings: Findings) -> None:
+    with _replacing(path) as out:
+        writer = csv.writer(out)
+        writer.writerow(COLUMNS)
+        for page in findings.pages:
+            writer.writerow(page_values(page))
+
+
+def write_clusters(path: Path, findings: Findings) -> None:
+    with _replacing(path) as out:
+        for cluster in findings.clusters:
+            out.write(json.dumps(cluster.to_dict(), ensure_ascii=False) + "\n")
+
+
+def _groups(groups: dict[str, tuple[str, ...]]) -> list[list[Any]]:
+    return [[value, len(urls), url] for value, urls in groups.items() for url in urls]
+
+
+Sheet = tuple[str, Sequence[str], Callable[[Findings], list[list[Any]]]]
+SHEETS: tuple[Sheet, ...] = (
+    ("Pages", COLUMNS, lambda f: [page_values(p) for p in f.pages]),
+    (
+        "Clusters",
+        ("cluster", "size", "representative", "url", "similarity_to_representative"),
+        lambda f: [
+            [c.number, len(c.members), c.representative, url, _to(c, url)]
+            for c in f.clusters
+            for url in c.members
+        ],
+    ),
+    (
+        "Exact duplicates",
+        ("group", "url", "first_url"),
+        lambda f: [[n, url, g[0]] for n, g in enumerate(f.exact_groups, 1) for url in g],
+    ),
+    (
+        "Contained",
+        ("url", "contained_in", "containment", "words"),
+        lambda f: [[p.url, p.contained_in, p.contained_share, p.words] for p in f.contained],
+    ),
+    (
+        "Thin",
+        ("url", "words", "template_share"),
+        lambda f: [[p.url, p.words, _cell(p.template_share)] for p in f.thin],
+    ),
+    ("Same titles", ("title", "pages", "url"), lambda f: _groups(f.same_titles)),
+    ("Same H1", ("h1", "pages", "url"), lambda f: _groups(f.same_h1)),
+    ("Same descriptions", ("description", "pages", "url"), lambda f: _groups(f.same_descriptions)),
+    (
+        "Not indexable",
+        ("url", "status", "reason", "canonical", "final_url", "error"),
+        lambda f: [
+            [p.url, p.status, p.reason, _cell(p.canonical), _cell(p.final_url), _cell(p.error)]
+            for p in f.pages
+            if not p.indexable
+        ],
+    ),
+)
+
+
+def _to(cluster: Any, url: str) -> Any:
+    if url == cluster.representative:
+        return 1.0
+    for a, b, j in cluster.pairs:
+        if {a, b} == {url, cluster.representative}:
+            return round(j, 6)
+    return ""
+
+
+def write_xlsx(path: Path, findings: Findings) -> None:
+    import xlsxwriter
+
+    with _replacing(path, "wb") as out:
+        book = xlsxwriter.Workbook(out, {"strings_to_urls": False, "strings_to_formulas": False})
+        bold = book.add_format({"bold": True})
+        for name, header, rows_of in SHEETS:
+            sheet = book.add_worksheet(name)
+            sheet.write_row(0, 0, header, bold)
+            rows = rows_of(findings)
+            for number, row in enumerate(rows, 1):
+                sheet.write_row(number, 0, [_cell(v) for v in row])
+            sheet.autofilter(0, 0, max(len(rows), 1), len(header) - 1)
+            sheet.freeze_panes(1, 0)
+            sheet.set_column(0, 0, 60)
+        book.close()

@@ -1,0 +1,122 @@
+"""A fetched page → its row and its document, in a worker process.
+
+The HTML is decoded and read (:func:`canon.sources.crawl.page.page_facts`: head, links, main
+and whole-page text), the main text canonicalized once per profile of the audit's index and
+shingled, and the canonical word sequence hashed, so that two pages with the same main text
+after canonicalization are found equal without comparing texts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from ..canonical import canonicalize
+from ..errors import CanonError
+from ..index.schema import pack_text
+from ..index.writes import Prepared
+from ..profile import Profile
+from ..sentences import sentence_sets
+from ..shingle import shingle_hashes
+from ..sources.crawl.page import ContentArea, PageFacts, page_facts
+from ..sources.extract import decode_html
+from ..sources.limits import ReadLimits
+
+__all__ = ["Read", "Reading", "read_page", "words_of"]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How pages are read: the content area, the index's profiles (the first counts words)
+    and k."""
+
+    area: ContentArea
+    profiles: tuple[Profile, ...]
+    k: int
+
+
+@dataclass(frozen=True)
+class Read:
+    facts: PageFacts
+    main_words: int
+    page_words: int
+    canonical_hash: str | None
+    document: Prepared | None  # None when the main text is shorter than k words
+
+
+def words_of(text: str, profile: Profile) -> int:
+    return len(canonicalize(text, profile)) if text else 0
+
+
+def _document(url: str, facts: PageFacts, reading: Reading) -> tuple[Prepared | None, str | None]:
+    text = facts.main_text
+    if not text:
+        return None, None
+    shingles = {}
+    sentences = {}
+    digest = None
+    for profile in reading.profiles:
+        canonical = canonicalize(text, profile)
+        tokens = canonical.tokens
+        if digest is None:
+            digest = hashlib.sha256("\x1f".join(tokens).encode("utf-8")).hexdigest()[:32]
+        hashes = shingle_hashes(tokens, reading.k)
+        if len(hashes) == 0:
+            return None, digest
+        shingles[profile.fingerprint] = (len(tokens), hashes)
+        if profile.morphology != "none":
+            sentences[profile.fingerprint] = sentence_sets(canonical)
+    content = hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+    doc = Prepared(
+        url, facts.title, "trafilatura", len(text), content, url, shingles,
+        sentences=sentences, text=pack_text(text),
+    )  # fmt: skip
+    return doc, digest
+
+
+def read_page(body: bytes, charset: str | None, url: str, reading: Reading) -> Read:
+    """Read the page ``url`` answered with ``body``; an unreadable page gives empty facts."""
+    try:
+        html, _ = decode_html(body, url, charset)
+        facts = page_facts(html, url, reading.area, ReadLimits())
+    except CanonError as exc:
+        facts = PageFacts(None, None, None, None, "", (), "", "", str(exc))
+    first = reading.profiles[0]
+    document, digest = _document(url, facts, reading)
+    return Read(
+        facts, words_of(facts.main_text, first), words_of(facts.page_text, first), digest, document
+    )
+
+
+def noindex(value: str) -> bool:
+    """Whether robots directives (a meta tag's or an ``X-Robots-Tag``, possibly naming a
+    crawler: ``googlebot: noindex``) keep a page out of an index."""
+    directives = {d.strip() for part in value.lower().split(",") for d in part.split(":")}
+    return bool(directives & {"noindex", "none"})
+
+
+def read_fields(url: str, x_robots: str, read: Read) -> dict[str, Any]:
+    """The columns of a page's row that reading it gives, indexability included: ``reason``
+    is ``noindex``, ``canonicalized`` (to another URL), ``no-text`` or ``""`` (indexable)."""
+    facts = read.facts
+    reason = ""
+    if noindex(facts.robots) or noindex(x_robots):
+        reason = "noindex"
+    elif facts.canonical and facts.canonical != url:
+        reason = "canonicalized"
+    elif read.document is None and not facts.main_text:
+        reason = "no-text"
+    return {
+        "canonical": facts.canonical,
+        "meta_robots": facts.robots,
+        "title": facts.title,
+        "h1": facts.h1,
+        "description": facts.description,
+        "main_words": read.main_words,
+        "page_words": read.page_words,
+        "indexable": not reason,
+        "reason": reason,
+        "canonical_hash": read.canonical_hash,
+        "error": facts.error,
+    }

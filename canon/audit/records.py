@@ -1,0 +1,95 @@
+"""A fetched URL → the row it gives; a crawl's progress and its report."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from ..sources.client import Fetched
+from .pages import Read, read_fields
+from .state import PageRow, Queued
+
+__all__ = [
+    "HTML_TYPES",
+    "CrawlProgress",
+    "CrawlReport",
+    "is_sitemap",
+    "page_row",
+    "read_row",
+]
+
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+
+
+@dataclass(frozen=True)
+class CrawlProgress:
+    """``done`` pages of ``done + queued`` known so far, ``errors`` among them."""
+
+    done: int
+    queued: int
+    errors: int
+    seconds: float
+    in_flight: int
+
+    @property
+    def total(self) -> int:
+        return self.done + self.queued
+
+    @property
+    def rate(self) -> float:
+        return self.done / max(self.seconds, 1e-9)
+
+    @property
+    def note(self) -> str:
+        return f"queue {self.queued} · in flight {self.in_flight} · errors {self.errors}"
+
+
+@dataclass(frozen=True)
+class CrawlReport:
+    fetched: int  # pages fetched by this run (a resumed run counts only its own)
+    pages: int  # pages the audit holds
+    seconds: float
+    most_in_flight: int
+    left: int  # URLs found but not fetched (the page limit was reached)
+
+
+def is_sitemap(url: str) -> bool:
+    path = urlsplit(url).path.lower()
+    return path.endswith((".xml", ".xml.gz")) or "sitemap" in path.rsplit("/", 1)[-1]
+
+
+def page_row(q: Queued, fetched: Fetched | None, **values: object) -> PageRow:
+    page = fetched.page if fetched else None
+    fields: dict[str, object] = {
+        "url": q.url,
+        "status": page.status if page else 0,
+        "final_url": page.final_url if page else None,
+        "redirects": json.dumps(list(fetched.redirects) if fetched else []),
+        "content_type": page.media_type if page else None,
+        "canonical": None,
+        "meta_robots": "",
+        "x_robots": fetched.x_robots if fetched else "",
+        "title": None,
+        "h1": None,
+        "description": None,
+        "main_words": 0,
+        "page_words": 0,
+        "indexable": False,
+        "reason": "",
+        "canonical_hash": None,
+        "tries": fetched.tries if fetched else 0,
+        "error": None,
+        "depth": q.depth,
+        "charset": page.charset if page else None,
+        "html": None,
+    }
+    fields.update(values)
+    return PageRow(**fields)  # type: ignore[arg-type]
+
+
+def read_row(q: Queued, fetched: Fetched, read: Read) -> PageRow:
+    import zstandard
+
+    html = zstandard.ZstdCompressor(level=3).compress(fetched.page.body)
+    return page_row(q, fetched, **read_fields(q.url, fetched.x_robots, read), html=html)

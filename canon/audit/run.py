@@ -1,0 +1,147 @@
+"""An audit from start to files: crawl (or resume) into ``DIR/audit.db``, analyse, write.
+
+``DIR`` holds ``audit.db`` (a canon index with the audit's tables, :mod:`.state`) and the
+outputs: ``pages.csv``, ``clusters.jsonl``, ``pages.xlsx`` and ``report.html``.  Running the
+same audit again on a ``DIR`` whose crawl was stopped goes on where it stopped;
+:func:`reanalyze` only reads ``audit.db`` and writes the outputs again.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..errors import IndexFileError, OutputError
+from ..index.store import Index
+from ..profile import get_profile
+from ..sources.crawl.page import ContentArea
+from .analysis import Findings, analyse
+from .crawl import CrawlProgress, CrawlReport, crawl
+from .outputs import write_clusters, write_csv, write_xlsx
+from .pages import Reading
+from .reread import area_of, reread
+from .settings import Analysis, CrawlSettings
+from .state import State
+
+__all__ = ["AUDIT_FILE", "AuditResult", "audit_site", "reanalyze"]
+
+AUDIT_FILE = "audit.db"
+OUTPUTS = ("pages.csv", "clusters.jsonl", "pages.xlsx", "report.html")
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    folder: Path
+    findings: Findings
+    crawl: CrawlReport | None  # None: analysed again without crawling
+
+    @property
+    def files(self) -> list[Path]:
+        return [self.folder / name for name in (AUDIT_FILE, *OUTPUTS)]
+
+
+def _folder(path: Path) -> Path:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(path, f"cannot create the audit folder ({exc.strerror or exc})") from exc
+    return path
+
+
+def _warm() -> None:
+    """Load the dictionaries and the extractor in a worker before the first page comes."""
+    from ..canonical import canonicalize
+
+    canonicalize("проверка связи", "lemma")
+    import trafilatura  # noqa: F401
+
+
+def _executor(workers: int) -> ProcessPoolExecutor:
+    # Forked before the event loop and its threads exist: every worker starts at the first
+    # submit, so one warm-up task starts them all here.
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    pool.submit(_warm).result()
+    return pool
+
+
+def audit_site(
+    settings: CrawlSettings,
+    folder: Path,
+    analysis: Analysis | None = None,
+    on_progress: Callable[[CrawlProgress], None] | None = None,
+) -> AuditResult:
+    """Crawl the site of ``settings.starts`` into ``folder`` (resuming a stopped crawl there),
+    analyse it and write the outputs."""
+    folder = _folder(Path(folder))
+    path = folder / AUDIT_FILE
+    profiles = [get_profile(name) for name in settings.profiles]
+    reading = Reading(settings.area, tuple(profiles), settings.k)
+    with Index(path, create=True) as index, State(path) as state:
+        indexed = index.use_profiles(profiles, settings.k, 1)
+        if state.get("settings") is None:
+            state.put("settings", {"starts": list(settings.starts), "started": _now()})
+            state.put("area", _area(settings.area))
+        with _executor(settings.workers) as executor:
+            report = crawl(settings, indexed, state, executor, reading, on_progress)
+            if area_of(state.get("area")) != settings.area:  # resumed with another area
+                reread(index, state, settings.area, executor)
+        state.put("crawled", _now())
+    return _write(folder, analysis or Analysis(), report)
+
+
+def _area(area: ContentArea) -> dict[str, list[str]]:
+    return {"keep": list(area.keep), "drop": list(area.drop)}
+
+
+def reanalyze(
+    folder: Path,
+    analysis: Analysis | None = None,
+    area: ContentArea | None = None,
+    workers: int = 1,
+) -> AuditResult:
+    """Analyse the pages an audit in ``folder`` crawled again, and write the outputs again.
+
+    With an ``area`` other than the audit's, the stored pages are first read again under it
+    (in ``workers`` processes); without one, the audit's own area stays."""
+    folder = Path(folder)
+    path = folder / AUDIT_FILE
+    if not path.is_file():
+        raise IndexFileError(
+            f"{folder}: no {AUDIT_FILE} here; run an audit into this folder first",
+            path=path,
+            reason="missing",
+        )
+    if area is not None:
+        with Index(path) as index, State(path) as state:
+            if area_of(state.get("area")) != area:
+                with _executor(workers) as executor:
+                    reread(index, state, area, executor)
+    return _write(folder, analysis or Analysis(), None)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _write(folder: Path, analysis: Analysis, report: CrawlReport | None) -> AuditResult:
+    from ..report.audit import audit_html
+    from ..report.html import write_html
+
+    path = folder / AUDIT_FILE
+    with Index(path) as index, State(path) as state:
+        rows = list(state.pages())
+        findings = analyse(rows, index, analysis)
+        shown = {u for c in findings.clusters for u in c.members}
+        ids = {d["source"]: d["id"] for d in index.documents() if d["source"] in shown}
+        texts_by_id = index.texts(ids.values())
+        texts = {source: texts_by_id.get(i, "") for source, i in ids.items()}
+        context = {"starts": (state.get("settings") or {}).get("starts", []), "when": _now()}
+    write_csv(folder / "pages.csv", findings)
+    write_clusters(folder / "clusters.jsonl", findings)
+    write_xlsx(folder / "pages.xlsx", findings)
+    write_html(folder / "report.html", audit_html(findings, texts, context))
+    return AuditResult(folder, findings, report)

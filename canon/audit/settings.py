@@ -1,0 +1,78 @@
+"""The settings of an audit, each validated once: what to crawl and how, and how to analyse it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import OptionError
+from ..sources.client import Politeness
+from ..sources.crawl.addresses import Scope
+from ..sources.crawl.page import ContentArea
+from ..sources.fetch import FetchOptions
+
+__all__ = ["Analysis", "CrawlSettings"]
+
+
+def _private_off() -> FetchOptions:
+    return FetchOptions(allow_private=False)
+
+
+@dataclass(frozen=True)
+class CrawlSettings:
+    """What a crawl fetches: the sites of ``starts`` (URLs of pages or sitemaps), URLs matching
+    ``include`` and none of ``exclude`` (RE2 patterns), at most ``max_pages`` pages (URLs
+    refused by robots.txt not counted) and ``max_depth`` links from a start (None: any);
+    how: ``fetch`` (private addresses off by default), ``politeness``, ``workers`` processes
+    reading pages, the content ``area``."""
+
+    starts: tuple[str, ...]
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    max_pages: int = 10_000
+    max_depth: int | None = None
+    fetch: FetchOptions = field(default_factory=_private_off)
+    politeness: Politeness = field(default_factory=Politeness)
+    area: ContentArea = field(default_factory=ContentArea)
+    workers: int = 1
+    profiles: tuple[str, ...] = ("raw", "lemma")
+    k: int = 4
+    max_sitemaps: int = 200
+
+    def __post_init__(self) -> None:
+        if not self.starts:
+            raise OptionError("sources", "are missing: give a site URL or a sitemap URL")
+        for name in ("max_pages", "workers", "k", "max_sitemaps"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise OptionError(name, "must be a whole number of at least 1", value=value)
+        Scope.of(self.starts, self.include, self.exclude)  # the patterns compile
+        if self.max_depth is not None and (
+            not isinstance(self.max_depth, int) or self.max_depth < 0
+        ):
+            raise OptionError(
+                "max_depth", "must be a whole number, 0 or more", value=self.max_depth
+            )
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """How the crawled pages are compared: near duplicates at Jaccard ``threshold`` or more
+    (lemma shingles, MinHash + LSH, each pair verified exactly), a page ``contained`` in
+    another when that much of its shingles are there, ``thin`` under ``min_words`` words of
+    main text; pages that are not indexable (noindex, canonicalized elsewhere) left out unless
+    ``include_nonindexable``."""
+
+    threshold: float = 0.9
+    containment: float = 0.8
+    min_words: int = 200
+    include_nonindexable: bool = False
+    profile: str = "lemma"
+    num_perm: int = 128
+
+    def __post_init__(self) -> None:
+        for name in ("threshold", "containment"):
+            value = getattr(self, name)
+            if not isinstance(value, int | float) or not 0 < value <= 1:
+                raise OptionError(name, f"must be in (0, 1], got {value}", value=value)
+        if not isinstance(self.min_words, int) or self.min_words < 0:
+            raise OptionError("min_words", "must be a whole number, 0 or more")

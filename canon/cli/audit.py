@@ -1,0 +1,168 @@
+"""canon audit: crawl a site politely and report its duplicate and near-duplicate pages."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..audit import Analysis, AuditResult, CrawlSettings, audit_site, reanalyze
+from ..errors import OptionError
+from ..sources.client import Politeness
+from ..sources.collection import Item, expand
+from ..sources.crawl.page import ContentArea
+from ..sources.fetch import FetchOptions, is_url
+from . import cli
+from .options import json_option, progress_bar
+
+__all__ = ["audit_command"]
+
+
+def _starts(values: tuple[str, ...]) -> tuple[str, ...]:
+    """The START arguments as URLs (a list file read); checked here, as they are arguments."""
+    if not values:
+        raise click.UsageError("give START: a site URL, a sitemap URL or @urls.txt")
+    starts = []
+    for entry in expand(values):
+        source = entry.source
+        if not isinstance(entry, Item):
+            raise click.BadParameter(f"{source}: {entry.reason}", param_hint="START")
+        if not is_url(source):
+            raise click.BadParameter(
+                f"{source!r} is not an http(s) URL; give a site or sitemap URL", param_hint="START"
+            )
+        starts.append(source)
+    if not starts:
+        raise click.BadParameter("the list names no URL", param_hint="START")
+    return tuple(starts)
+
+
+def _summary(result: AuditResult) -> list[str]:
+    s = result.findings.summary()
+    lines = []
+    if result.crawl is not None:
+        c = result.crawl
+        rate = c.fetched / max(c.seconds, 1e-9)
+        lines.append(
+            f"crawled {c.fetched} pages in {c.seconds:.1f} s ({rate:.1f} pages/s, "
+            f"up to {c.most_in_flight} requests in flight)"
+            + (f"; {c.left} URLs left past --max-pages" if c.left else "")
+        )
+    lines += [
+        f"pages: {s['pages']} ({s['indexable']} indexable, {s['compared']} compared, "
+        f"{s['not_indexable']} not indexable, {s['blocked']} blocked by robots.txt, "
+        f"{s['errors']} failed: 4xx, 5xx or no answer)",
+        f"exact duplicates: {s['exact_duplicates']} pages",
+        f"near-duplicate clusters (Jaccard >= {s['threshold']:g}): "
+        f"{s['near_duplicate_clusters']} ({s['pages_in_clusters']} pages)",
+        f"mostly inside another page: {s['contained']}",
+        f"thin pages: {s['thin']}",
+        f"shared titles / H1 / descriptions: {s['same_titles']} / {s['same_h1']} / "
+        f"{s['same_descriptions']}",
+        "written: " + ", ".join(str(p) for p in result.files),
+    ]
+    return lines
+
+
+def _crawl_settings(starts: tuple[str, ...], opts: dict[str, Any]) -> CrawlSettings:
+    timeout = opts["timeout"]
+    return CrawlSettings(
+        starts=_starts(starts),
+        include=opts["include"],
+        exclude=opts["exclude"],
+        max_pages=opts["max_pages"],
+        max_depth=opts["max_depth"],
+        fetch=FetchOptions(
+            connect_timeout=min(10.0, timeout),
+            read_timeout=timeout,
+            deadline=opts["deadline"],
+            max_bytes=opts["max_bytes"],
+            max_redirects=opts["max_redirects"],
+            allow_private=opts["allow_private"],
+        ),
+        politeness=Politeness(
+            concurrency=opts["concurrency"], per_host=opts["per_host"], retries=opts["retries"]
+        ),
+        area=ContentArea(opts["content_keep"], opts["content_drop"]),
+        workers=opts["workers"] or min(4, os.cpu_count() or 1),
+    )
+
+
+@cli.command("audit")
+@click.argument("starts", nargs=-1)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="The audit folder.")
+@click.option(
+    "--reanalyze",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Analyse an audit folder again (other --threshold, --min-words...) without crawling.",
+)
+@click.option("--threshold", type=float, default=0.9, show_default=True,
+              help="Jaccard at or above which two pages are near duplicates.")  # fmt: skip
+@click.option("--containment", type=float, default=0.8, show_default=True,
+              help="Share of a page's shingles in another that makes it contained.")  # fmt: skip
+@click.option("--min-words", type=click.IntRange(min=0), default=200, show_default=True,
+              help="Pages with fewer words of main text are thin.")  # fmt: skip
+@click.option("--include-nonindexable", is_flag=True,
+              help="Compare noindex and canonicalized pages too.")  # fmt: skip
+@click.option("--content-keep", multiple=True, metavar="CSS",
+              help="Only these elements hold the content (repeatable).")  # fmt: skip
+@click.option("--content-drop", multiple=True, metavar="CSS",
+              help="Leave these elements out of the content (repeatable).")  # fmt: skip
+@click.option("--include", multiple=True, metavar="RE",
+              help="Only crawl URLs matching this RE2 pattern (repeatable).")  # fmt: skip
+@click.option("--exclude", multiple=True, metavar="RE",
+              help="Do not crawl URLs matching this RE2 pattern (repeatable).")  # fmt: skip
+@click.option("--max-pages", type=click.IntRange(min=1), default=10_000, show_default=True)
+@click.option("--max-depth", type=click.IntRange(min=0), default=None,
+              help="Links to follow from a start page (default: any).")  # fmt: skip
+@click.option("--concurrency", type=click.IntRange(min=1, max=256), default=8, show_default=True,
+              help="Requests in flight.")  # fmt: skip
+@click.option("--per-host", type=click.IntRange(min=1), default=None,
+              help="Requests in flight to one host (default: --concurrency).")  # fmt: skip
+@click.option("--retries", type=click.IntRange(min=0, max=10), default=2, show_default=True,
+              help="Tries again on 429, 500, 502, 503, 504 (Retry-After honoured).")  # fmt: skip
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes reading pages (default: one per core, at most 4).")  # fmt: skip
+@click.option("--allow-private/--no-allow-private", default=False, show_default=True,
+              help="Crawl sites on loopback, private or link-local addresses.")  # fmt: skip
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
+              help="Seconds to wait for each connect or read.")  # fmt: skip
+@click.option("--deadline", type=click.FloatRange(min=0.1), default=30.0, show_default=True,
+              help="Seconds one fetch may take, redirects included.")  # fmt: skip
+@click.option("--max-bytes", type=click.IntRange(min=1), default=10_000_000, show_default=True)
+@click.option("--max-redirects", type=click.IntRange(min=0), default=5, show_default=True)
+@json_option
+def audit_command(starts: tuple[str, ...], as_json: bool, **opts: Any) -> None:
+    """Crawl the site of START (a site URL, a sitemap URL or @urls.txt) into --out DIR and
+    report its duplicate, near-duplicate, contained and thin pages, and shared titles.
+
+    Writes DIR/audit.db (a canon index: `canon check --index` and `canon dedup --index` work
+    on it), pages.csv, clusters.jsonl, pages.xlsx and report.html.  Run it again on the same
+    DIR to resume a stopped crawl; --reanalyze DIR to change the analysis without crawling."""
+    analysis = Analysis(
+        threshold=opts["threshold"],
+        containment=opts["containment"],
+        min_words=opts["min_words"],
+        include_nonindexable=opts["include_nonindexable"],
+    )
+    if opts["reanalyze"] is not None:
+        if starts or opts["out"]:
+            raise OptionError("reanalyze", "takes the audit folder alone: drop START and --out")
+        area = ContentArea(opts["content_keep"], opts["content_drop"])
+        workers = opts["workers"] or min(4, os.cpu_count() or 1)
+        result = reanalyze(opts["reanalyze"], analysis, area, workers)
+    else:
+        if opts["out"] is None:
+            raise OptionError("out", "is missing: give the folder to write the audit into")
+        settings = _crawl_settings(starts, opts)
+        with progress_bar("crawling", "pages") as update:
+            result = audit_site(settings, opts["out"], analysis, update)
+    if as_json:
+        payload = {"summary": result.findings.summary(), "files": [str(p) for p in result.files]}
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        for line in _summary(result):
+            click.echo(line)

@@ -38,7 +38,7 @@ from benchmarks._common import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = ("dedup", "extraction", "index", "quality", "sampling", "speed")
+SCRIPTS = ("dedup", "extraction", "index", "quality", "repairs", "sampling", "speed")
 SHARED = ("_common", "corpus", "data")
 
 

@@ -188,7 +188,7 @@ _LEMMA_RULES: dict[str, object] = {
     "fold_all_lookalikes": True,
     "repair_hyphens": True,
     "transliterate": True,
-    "stopwords": ("ru", "en"),
+    "stopwords": ("ru", "en", "water-ru"),
     "keep_negation": True,
 }
 

@@ -330,9 +330,8 @@ def test_an_index_of_the_previous_canonical_form_is_refused(tmp_path, monkeypatc
     monkeypatch.undo()
     profile_module._fingerprint.cache_clear()
     assert lemma.fingerprint != old
-    with canon.Index(tmp_path / "old.db") as index:
-        with pytest.raises(canon.IndexFileError) as info:
-            canon.check(ORIGINAL, index)
+    with canon.Index(tmp_path / "old.db") as index, pytest.raises(canon.IndexFileError) as info:
+        canon.check(ORIGINAL, index)
     message = str(info.value)
     assert "\n" not in message and old in message and "rebuild the index" in message
     assert info.value.reason == "rules"

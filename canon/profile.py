@@ -58,14 +58,16 @@ class Profile:
       as the words it stands for: parts that join into a dictionary word are joined
       (``начин-ается`` → ``начинается``), otherwise parts that are dictionary words are split
       (``выбор-зимних`` → ``выбор зимних``); dictionary compounds (``из-за``, ``кто-то``,
-      ``северо-запад``) and parts it does not know (``SEO-специалист``) stay.  With
-      ``keep_hyphens`` off only the joins apply (hyphens split words anyway).  Each join, and
-      each split of words that do not look like a compound, is a ``hyphen`` trick.
-    - ``transliterate``: in Russian text, an all-Latin word that spells a dictionary word in
-      some standard or informal transliteration (``privet`` → ``привет``, ``mal'chik``,
+      ``северо-запад``) and parts it does not know beside a noun (``SEO-специалист``) stay.
+      With ``keep_hyphens`` off only the joins apply (hyphens split words anyway).  Each join,
+      and each split of words that look neither like a compound (``детей-сирот``) nor like a
+      name (``СКА-Нева``), is a ``hyphen`` trick (see :mod:`canon.text.hyphens`).
+    - ``transliterate``: in Russian text, a Latin word that spells a dictionary word in a
+      standard or informal transliteration (``privet`` → ``привет``, ``mal'chik``,
       ``shchuka``/``schuka``) is written in Cyrillic, unless English uses it (``online``,
-      ``google``) or it has a capital after its first letter (``SEO``, ``iPhone``); reported as
-      ``translit`` tricks.
+      ``google``; a short one only beside English words), it has a capital after its first
+      letter (``SEO``, ``iPhone``) or it is part of an address; reported as ``translit``
+      tricks (see :mod:`canon.text.latin`).
     - ``morphology``: ``"none"``, ``"lemma"`` (pymorphy3 normal forms) or ``"stem"`` (Snowball).
     - ``stopwords``: word lists (built-in names, ``nltk:russian``, or file paths) whose words
       are dropped, matched after the same normalization as the text.

@@ -14,9 +14,9 @@ Two word sequences are used, and every measure says which:
 
 Each lemma word is either water or content:
 
-- *water*: its lemma is an entry of the stop lists ``ru`` or ``en`` (function words: the words
-  the ``lemma`` profile drops) or of ``water-ru`` (filler adverbs and introductory words such
-  as ``конечно``, ``буквально``, ``например``), and is not an entry of ``ru-negation``
+- *water*: its lemma is an entry of the stop lists ``ru`` or ``en`` (function words) or of
+  ``water-ru`` (filler adverbs and introductory words such as ``конечно``, ``буквально``,
+  ``например``): the words the ``lemma`` profile drops; and is not an entry of ``ru-negation``
   (negation changes what a sentence says, so ``не``, ``нет``, ``без`` are never water).  List
   entries are lemmatized by the same rules as the text.
 - *content*: every other word.  A content word that is a number (every hyphen-separated part

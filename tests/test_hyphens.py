@@ -108,15 +108,32 @@ def test_hyphenated_words_read_as_their_words(
 def test_a_broken_word_and_a_guess_are_marked() -> None:
     assert repair_hyphenated("гао-као").guessed  # type: ignore[union-attr]
     assert not repair_hyphenated("начин-ается").guessed  # type: ignore[union-attr]
-    assert repair_hyphenated("в-году").sure  # type: ignore[union-attr]
-    assert not repair_hyphenated("детей-сирот").sure  # type: ignore[union-attr]
 
 
-def test_looks_compound() -> None:
-    assert looks_compound("детей", "сирот")
-    assert looks_compound("бизнес", "тренер")  # бизнес- starts dictionary compounds
-    assert not looks_compound("выбор", "зимних")
-    assert not looks_compound("в", "году")
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        ("детей", "сирот"),
+        ("бизнес", "тренер"),  # бизнес- starts dictionary compounds
+        ("гей", "браков"),
+        ("месяц", "другой"),
+        ("буша", "старшего"),
+        ("аль", "багдади"),
+        ("сказал", "то"),
+    ],
+)
+def test_looks_compound(left: str, right: str) -> None:
+    assert looks_compound(left, right)
+
+
+@pytest.mark.parametrize(("left", "right"), [("выбор", "зимних"), ("в", "году"), ("шин", "для")])
+def test_does_not_look_compound(left: str, right: str) -> None:
+    assert not looks_compound(left, right)
+
+
+@pytest.mark.parametrize("word", ["с-300", "ан-24", "а-380", "ка-52", "х-й"])
+def test_models_and_letters_stay(word: str) -> None:
+    assert repair_hyphenated(word) is None
 
 
 def test_hyphen_sites_are_the_hyphenated_words() -> None:
@@ -216,7 +233,11 @@ def test_names_are_read_as_words_without_a_trick() -> None:
     result = canon.canonicalize("Матч СКА-Нева и Касым-Жомарт", "lemma")
     assert "нева" in result.tokens and result.tricks == ()
     assert "касым-жомарт" in result.tokens  # pieces that are no words are not joined in names
-    assert canon.canonicalize("В-Москве тепло", "lemma").tricks  # a preposition: sure
+    # a joined pair that starts a sentence looks like a name: read as words, no trick
+    capitalized = canon.canonicalize("В-Москве тепло", "lemma")
+    assert capitalized.tokens == canon.canonicalize("В Москве тепло", "lemma").tokens
+    assert capitalized.tricks == ()
+    assert canon.canonicalize("Николаевск-на-Амуре и Ле-Бурже", "lemma").tricks == ()
 
 
 def test_a_guessed_join_keeps_capitals_apart() -> None:

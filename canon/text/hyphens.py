@@ -48,8 +48,14 @@ _PARTICLES = frozenset({"то", "ка", "таки", "де", "либо", "ниб�
 _ADJECTIVES = frozenset({"ADJF", "PRTF"})
 # Parts of speech no compound is made of: a hyphen beside them joined two words.
 _NEVER_COMPOUNDED = frozenset({"PREP", "CONJ", "PRCL", "VERB", "INFN"})
-_CYRILLIC = re.compile("[а-яё]+")
-_WORD_CHAR = re.compile(r"[^\W_]")
+_CYRILLIC = re.compile("[а-яё]{2,}")
+_DIGIT = re.compile(r"\d")
+# Left parts of names (``аль-Багдади``, ``ибн-Сина``, ``фон-Браун``) and right parts of set
+# phrases (``месяц-другой``, ``Буш-старший``): such pairs look like compounds.
+_NAME_PARTICLES = frozenset(
+    "аль эль ал ад ас аш ат ан ар ут ба бен бин ибн абу фон ле ла де ди дель дер ван сан сен".split()
+)
+_SET_PHRASE_LEMMAS = frozenset({"другой", "младший", "старший"})
 _HYPHENATED = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
 _CACHE_LIMIT = 200_000
 
@@ -72,15 +78,13 @@ class HyphenRepair:
     """The words a hyphenated word stands for.
 
     ``reported`` when the repair is a trick (a join, or a split of words that do not look like
-    a compound); ``guessed`` when two pieces that are no words were joined; ``sure`` when a
-    piece is a word no compound is made of (a verb, a preposition...).  The caller leaves
-    names alone (``СКА-Нева``, every part capitalized) unless the repair is sure.
+    a compound); ``guessed`` when two pieces that are no words were joined (the caller makes
+    no such guess in a name).
     """
 
     pieces: tuple[Piece, ...]
     reported: bool
     guessed: bool = False
-    sure: bool = False
 
 
 def _word(part: str) -> bool:
@@ -141,17 +145,23 @@ def _never_compounded(piece: Piece) -> bool:
     return _word(piece.form) and readings(piece.form)[0].pos in _NEVER_COMPOUNDED
 
 
+def _splits(left: Piece, right: Piece, left_known: bool, right_known: bool) -> bool:
+    """Whether the hyphen between two pieces goes: both are words, or one is a word no
+    compound is made of and the other no number (``с-300`` and ``ту-154`` stay)."""
+    if left_known and right_known:
+        return True
+    if _DIGIT.search(left.form) or _DIGIT.search(right.form):
+        return False
+    return _never_compounded(left) or _never_compounded(right)
+
+
 def _merge(pieces: list[Piece]) -> list[Piece]:
     """Keep the hyphen next to a piece that is no known word (``seo-специалист`` stays whole),
     unless the other side is a word no compound is made of."""
     known = [p.last - p.first > 1 or _word(p.form) for p in pieces]
     merged, merged_known = [pieces[0]], [known[0]]
     for piece, is_word in zip(pieces[1:], known[1:]):
-        if (
-            (merged_known[-1] and is_word)
-            or _never_compounded(merged[-1])
-            or _never_compounded(piece)
-        ):
+        if _splits(merged[-1], piece, merged_known[-1], is_word):
             merged.append(piece)
             merged_known.append(is_word)
         else:
@@ -164,14 +174,26 @@ def _merge(pieces: list[Piece]) -> list[Piece]:
 
 def looks_compound(left: str, right: str) -> bool:
     """Whether two words joined by a hyphen look like a compound the dictionary lacks: a word
-    and a particle (``сказал-то``), a left part that starts dictionary compounds
+    and a particle (``сказал-то``), a name's particle (``аль-багдади``), a set phrase
+    (``месяц-другой``, ``буша-старшего``), a left part that starts dictionary compounds
     (``онлайн-школа``, ``экс-нардепа``), an adverb-like stem and an adjective
-    (``оперативно-тактической``), or two nouns or numerals that agree (``детей-сирот``,
-    ``два-три``)."""
-    if right in _PARTICLES:
+    (``оперативно-тактической``), a noun in the nominative and a noun (``гей-браков``,
+    ``хот-доги``), or two nouns or numerals that agree (``детей-сирот``, ``два-три``)."""
+    if right in _PARTICLES or left in _NAME_PARTICLES:
         return True
     left_readings, right_readings = readings(left), readings(right)
     first, second = left_readings[0], right_readings[0]
+    if second.lemma in _SET_PHRASE_LEMMAS:
+        return True
+    if (
+        second.pos == "NOUN"
+        and not second.pronoun
+        and any(
+            r.pos == "NOUN" and not r.pronoun and (r.case, r.number) == ("nomn", "sing")
+            for r in left_readings
+        )
+    ):
+        return True
     if {first.pos, second.pos} & _FUNCTION or first.pronoun or second.pronoun:
         return False
     if known_prefix(f"{left}-"):
@@ -194,8 +216,7 @@ def _decide(word: str) -> HyphenRepair | None:
     reported = any(p.joined for p in pieces) or any(
         not looks_compound(a.form, b.form) for a, b in pairwise(pieces)
     )
-    sure = len(pieces) > 1 and any(map(_never_compounded, pieces))
-    return HyphenRepair(tuple(pieces), reported, sure=sure)
+    return HyphenRepair(tuple(pieces), reported)
 
 
 def _broken(parts: list[str]) -> HyphenRepair | None:
@@ -222,11 +243,12 @@ def clear_caches() -> None:
 
 
 def _word_start(text: str, at: int) -> int:
-    """The start of the hyphenated word whose hyphen is at ``at``."""
+    """The start of the hyphenated word whose hyphen is at ``at`` (``str.isalnum`` is
+    the tokenizer's word character)."""
     start = at - 1
     while start > 0 and (
-        _WORD_CHAR.match(text, start - 1)
-        or (text[start - 1] == "-" and start > 1 and _WORD_CHAR.match(text, start - 2))
+        text[start - 1].isalnum()
+        or (text[start - 1] == "-" and start > 1 and text[start - 2].isalnum())
     ):
         start -= 1
     return start
@@ -237,8 +259,9 @@ def hyphen_sites(text: str) -> list[tuple[int, int]]:
     hyphens are found by ``str.find``, which costs less than a regex pass over all of it."""
     sites: list[tuple[int, int]] = []
     at = text.find("-", 1)
+    end = len(text) - 1
     while at != -1:
-        if _WORD_CHAR.match(text, at - 1) and _WORD_CHAR.match(text, at + 1):
+        if at < end and text[at - 1].isalnum() and text[at + 1].isalnum():
             found = _HYPHENATED.match(text, _word_start(text, at))
             if found:
                 sites.append(found.span())

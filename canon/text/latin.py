@@ -16,9 +16,10 @@ what it is:
   normalization made Latin (``№`` is ``no``);
 - a one-letter word only as a Russian one (``v``, ``s``, ``k``, ``i``...).
 
-The common case costs little: only the text's distinct all-Latin words are looked at, each
-reading is remembered, and the text is searched for places only when one of them reads as
-Russian.
+The common case costs little: only the text's distinct words in plain ASCII letters are looked
+at (a letter with a mark, ``č``, is one once the profile strips marks, as ``lemma`` does),
+each reading is remembered, and the text is searched for places only when one of them reads
+as Russian, or when Latin words stand beside a sign for ``ь`` (``mal'chik``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from .translit import LATIN_LETTERS, is_english, read_back
 
 __all__ = ["LatinWord", "clear_caches", "russian_words"]
 
-_LATIN_START = re.compile(f"[{LATIN_LETTERS}]")
 _LATIN_WORD = re.compile(f"[{LATIN_LETTERS}]+(?:-[{LATIN_LETTERS}]+)*")
 _SIGNS = "'\u2019`"
 _CORE = f"[{LATIN_LETTERS}]+(?:[{_SIGNS}]+[{LATIN_LETTERS}]+)*[{_SIGNS}]*"
@@ -42,10 +42,10 @@ _SITE = {
     False: re.compile(f"(?<![^\\W_]){_CORE}(?![^\\W_])"),
     True: re.compile(f"(?<![^\\W_])(?<![^\\W_]-){_CORE}(?:-{_CORE})*(?![^\\W_])(?!-[^\\W_])"),
 }
-_LATIN_CHARS = re.compile(f"[{LATIN_LETTERS}{_SIGNS}]")
 _WORD_BEFORE = re.compile(r"([^\W_]+)[\W_]*\Z")
 _WORD = re.compile(r"[^\W_]+")
 _ADDRESS_SIGNS = "./@_:"
+_WORD_SIGNS = f"{_SIGNS}\u02b9\u02ba"  # signs for ь and ъ, as punctuation or as letters
 _LETTERS_AND_SIGNS = f"{_SIGNS}\u02b9\u02ba-\u2010\u2011"
 _ONE_LETTER_WORDS = frozenset("авиксуоя")
 _SHORT = 3  # letters of a short word: English-looking, but Russian among Russian words
@@ -164,29 +164,21 @@ def _case(original: str) -> str:
 
 
 def _sites(text: str, forms: set[str], keep_hyphens: bool) -> list[re.Match[str]]:
-    """The places of Latin words; with signs for ь between Latin letters every Latin word,
-    otherwise those that hold one of ``forms`` (found by ``str.find``)."""
+    """The places of Latin words: with signs for ь between Latin letters every Latin word
+    (one word may then stand for several as tokenized), otherwise each whole occurrence of one
+    of ``forms`` (found by ``str.find``)."""
     pattern = _SITE[keep_hyphens]
-    if any(sign in text for sign in _SIGNS):
+    if any(sign in text for sign in _WORD_SIGNS):
         return list(pattern.finditer(text))
-    starts: set[int] = set()
+    sites = []
     for form in forms:
         at = text.find(form)
         while at != -1:
-            start = at
-            while start > 0 and (
-                _LATIN_CHARS.match(text, start - 1) or (keep_hyphens and text[start - 1] == "-")
-            ):
-                start -= 1
-            starts.add(start)
+            found = pattern.match(text, at)
+            if found and found.end() == at + len(form):
+                sites.append(found)
             at = text.find(form, at + len(form))
-    sites, end = [], 0
-    for start in sorted(starts):
-        found = pattern.match(text, start) if start >= end else None
-        if found:
-            sites.append(found)
-            end = found.end()
-    return sites
+    return sorted(sites, key=lambda m: m.start())
 
 
 def _reading(norm: Normalized, text: str, site: re.Match[str]) -> tuple[str, LatinWord] | None:
@@ -227,10 +219,12 @@ def russian_words(
     """The Latin words of ``text`` (the normalized text, hyphens written ``-``) to write in
     Cyrillic; ``words`` are its words as tokenized (``distinct`` their set, when known)."""
     distinct = set(words) if distinct is None else distinct
-    _sort(distinct)
-    forms = distinct.intersection(_candidates)
-    signs = any(sign in text for sign in _SIGNS)
-    if not forms and not (signs and not distinct.isdisjoint(_latin_forms)):
+    plain = set(filter(str.isascii, distinct))  # Latin letters without marks, and numbers
+    _sort(plain)
+    forms = plain.intersection(_candidates)
+    # Without a word that reads as Russian, Latin words may still do joined by a sign for ь.
+    signs = not plain.isdisjoint(_latin_forms) and any(s in text for s in _WORD_SIGNS)
+    if not forms and not signs:
         return []
     found = _readings(norm, text, _sites(text, forms, keep_hyphens))
     if not found:

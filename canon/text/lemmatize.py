@@ -45,12 +45,13 @@ _readings: dict[str, tuple[Reading, ...]] = {}
 
 class Reading(NamedTuple):
     """One pymorphy3 reading of a word: part of speech, case, number (``""`` when the tag has
-    none), and whether it is pronoun-like or an abbreviation (``pronoun``)."""
+    none), whether it is pronoun-like or an abbreviation (``pronoun``), and its lemma."""
 
     pos: str
     case: str
     number: str
     pronoun: bool
+    lemma: str
 
 
 @cache
@@ -157,6 +158,7 @@ def _read(word: str) -> tuple[Reading, ...]:
             str(p.tag.case or ""),
             str(p.tag.number or ""),
             bool(_PRONOUN_LIKE & p.tag.grammemes),
+            p.normal_form,
         )
         for p in _analyzer().parse(word)
     )

@@ -7,9 +7,10 @@ hyphen repair looks only at hyphens between letters, transliteration only at the
 all-Latin words (:mod:`canon.text.latin`), every decision is remembered per word, and words
 are counted again only around the places repaired.
 
-A hyphenated name (every part capitalized: ``СКА-Нева``, ``Абдель-Азиз``) is read as its
-words like any other hyphenated word, but it is no trick; two pieces that are no words are
-not joined in a name or next to capitals (``Касым-Жомарт``, ``ПЦР-тест``).
+A hyphenated name (every part capitalized but short words inside: ``СКА-Нева``,
+``Абдель-Азиз``, ``Николаевск-на-Амуре``) is read as its words like any other hyphenated word,
+but it is no trick; two pieces that are no words are not joined when a capital follows the
+hyphen or a part is in capitals (``Касым-Жомарт``, ``ут-Тахрир``, ``ПЦР-тест``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .tokenize import hyphen_text, word_offsets
 __all__ = ["Repair", "Repaired", "repair_words"]
 
 _HYPHENS = re.compile("[-\u2010\u2011]")
+_SHORT_INNER = 3  # a lower-case word inside a name: Ростов-на-Дону
 _WORDS = {False: re.compile(r"[^\W_]+"), True: re.compile(r"[^\W_]+(?:-[^\W_]+)*")}
 
 RepairKind = Literal["hyphen", "translit"]
@@ -42,6 +44,10 @@ class Repair:
     forms: tuple[str, ...]
     spans: tuple[tuple[int, int], ...]
     reported: bool = True
+
+
+# A repair and the index of the first word it covers, when known.
+Located = tuple[int | None, Repair]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,21 +84,48 @@ def _pieces(
     return [Repair(kind, parts[0][0], parts[-1][1], forms, tuple(spans), decision.reported)]
 
 
-def _hyphen_repairs(norm: Normalized, text: str, keep_hyphens: bool) -> list[Repair]:
-    repairs: list[Repair] = []
+def _hyphen_repairs(
+    norm: Normalized, text: str, words: list[str], keep_hyphens: bool
+) -> list[Located]:
+    """The hyphen repairs; with hyphens kept, each hyphenated word is one of ``words`` and its
+    index is found by ``list.index`` (every hyphenated word is a site, in text order)."""
+    repairs: list[Located] = []
+    index: int | None = -1 if keep_hyphens else None
     for start, end in hyphen_sites(text):
         word = text[start:end]
+        if index is not None:
+            index = _index(words, word, index + 1)
         decision = repair_hyphenated(word)
         if decision is None:
             continue
         parts = _HYPHENS.split(norm.original[slice(*norm.span(start, end))])
-        name = not decision.sure and all(p[:1].isupper() for p in parts)
-        capitals = any(len(p) > 1 and p.isupper() for p in parts)
-        if decision.guessed and (name or capitals):
+        name = _name(parts)
+        capitals = any(p[:1].isupper() for p in parts[1:]) or any(
+            len(p) > 1 and p.isupper() for p in parts
+        )
+        if decision.guessed and capitals:
             continue
         found = _pieces("hyphen", decision, _part_spans(start, word), not keep_hyphens)
-        repairs += [replace(r, reported=False) for r in found] if name else found
+        found = [replace(r, reported=False) for r in found] if name else found
+        repairs += [(index, r) for r in found]
     return repairs
+
+
+def _name(parts: list[str]) -> bool:
+    """Every part capitalized, but for short words inside (``СКА-Нева``, ``Ростов-на-Дону``)."""
+    inner = parts[1:-1]
+    return (
+        parts[0][:1].isupper()
+        and parts[-1][:1].isupper()
+        and all(p[:1].isupper() or len(p) <= _SHORT_INNER for p in inner)
+    )
+
+
+def _index(words: list[str], word: str, start: int) -> int | None:
+    try:
+        return words.index(word, start)
+    except ValueError:  # not as tokenized: the words are counted instead
+        return None
 
 
 def _translit_repair(word: LatinWord, hyphens: bool) -> Repair:
@@ -105,20 +138,24 @@ def _translit_repair(word: LatinWord, hyphens: bool) -> Repair:
 
 
 def _apply(
-    words: list[str], text: str, keep_hyphens: bool, repairs: list[Repair]
+    words: list[str], text: str, keep_hyphens: bool, repairs: list[Located]
 ) -> tuple[list[str], list[tuple[int, int]], list[Repair]]:
-    """Replace the words each repair covers (left as tokenized) by its forms; the words before
-    a repair are counted, not located, so nothing is done per word of the text."""
+    """Replace the words each repair covers (left as tokenized) by its forms.  A repair's first
+    word is known, or found by counting the words since the previous repair: nothing is done
+    per word of the text."""
     pattern = _WORDS[keep_hyphens]
     out: list[str] = []
     places: list[tuple[int, int]] = []  # (word index, words covered) of each repair applied
     applied: list[Repair] = []
     index = pos = 0
-    for repair in sorted(repairs, key=lambda r: r.start):
+    for known, repair in sorted(repairs, key=lambda r: r[1].start):
         if repair.start < pos:
             continue
-        first = index + len(pattern.findall(text, pos, repair.start))
-        covered = pattern.findall(text, repair.start, repair.end)
+        if known is None:
+            first = index + len(pattern.findall(text, pos, repair.start))
+            covered = pattern.findall(text, repair.start, repair.end)
+        else:
+            first, covered = known, [text[repair.start : repair.end]]
         if not covered or words[first : first + len(covered)] != covered:
             continue  # a word another rule changed (a short look-alike word): left alone
         out += words[index:first] + list(repair.forms)
@@ -156,12 +193,12 @@ def repair_words(
     spans in the normalized text too, ``distinct`` is ``set(words)`` when the caller has it.
     When nothing is repaired, ``words`` itself is returned."""
     text = hyphen_text(norm)
-    repairs: list[Repair] = []
+    repairs: list[Located] = []
     if hyphens and "-" in text:
-        repairs += _hyphen_repairs(norm, text, keep_hyphens)
+        repairs += _hyphen_repairs(norm, text, words, keep_hyphens)
     if translit:
         latin = russian_words(norm, text, words, keep_hyphens=keep_hyphens, distinct=distinct)
-        repairs += [_translit_repair(word, hyphens) for word in latin]
+        repairs += [(None, _translit_repair(word, hyphens)) for word in latin]
     if not repairs:
         return Repaired(words)
     out, places, applied = _apply(words, text, keep_hyphens, repairs)

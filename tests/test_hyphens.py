@@ -4,13 +4,17 @@ gone."""
 
 from __future__ import annotations
 
+import random
 import re
+import time
 
+import iuliia
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import canon
+from canon.canonical import clear_caches
 from canon.profile import BUILTIN_PROFILES
 from canon.text.hyphens import hyphen_sites, looks_compound, repair_hyphenated
 
@@ -322,3 +326,32 @@ def test_tricks_and_spans_lie_in_the_text(
         assert trick.kind == "hyphen"
         assert text[trick.start : trick.end] == trick.original != trick.repaired
         assert "-" in trick.original
+
+
+def test_many_hyphenated_and_latin_words_take_bounded_time() -> None:
+    """Adversarial input: 100k characters of joined words, hyphen chains and transliterated
+    joined words, every one new to the caches (a generous bound against blow-ups)."""
+    import random
+    import time
+
+    import iuliia
+
+    rng = random.Random(3)
+    words = [w.lower() for w in _CYRILLIC_WORD.findall(ORIGINAL + " " + SECOND)]
+    schema = iuliia.schemas.get("wikipedia")
+    pieces = []
+    while sum(map(len, pieces)) < 100_000:
+        chain = [rng.choice(words) for _ in range(rng.randint(2, 12))]
+        kind = rng.random()
+        if kind < 0.3:
+            pieces.append(schema.translate("".join(chain[:2])))
+        elif kind < 0.6:
+            pieces.append("-".join(chain[:2]))
+        else:
+            pieces.append("-".join(chain))
+    text = " ".join(pieces)
+    clear_caches()
+    started = time.perf_counter()
+    result = canon.canonicalize(text, "lemma")
+    assert len(result.spans) == len(result.tokens) and result.tricks
+    assert time.perf_counter() - started < 30.0

@@ -331,11 +331,6 @@ def test_tricks_and_spans_lie_in_the_text(
 def test_many_hyphenated_and_latin_words_take_bounded_time() -> None:
     """Adversarial input: 100k characters of joined words, hyphen chains and transliterated
     joined words, every one new to the caches (a generous bound against blow-ups)."""
-    import random
-    import time
-
-    import iuliia
-
     rng = random.Random(3)
     words = [w.lower() for w in _CYRILLIC_WORD.findall(ORIGINAL + " " + SECOND)]
     schema = iuliia.schemas.get("wikipedia")

@@ -70,6 +70,13 @@ def index_group() -> None:
     help="Keep only shingles whose hash is 0 modulo M: an M times smaller index, "
     "approximate numbers (default 1: keep all).",
 )
+@click.option(
+    "--store-text/--no-store-text",
+    default=True,
+    show_default=True,
+    help="Keep each document's main text (compressed), so check can show the source's "
+    "passages beside the draft's.",
+)
 @source_options
 @profile_options
 def index_add(
@@ -81,6 +88,7 @@ def index_add(
     workers: int | None,
     batch: int,
     sample: int | None,
+    store_text: bool,
     **opts: Any,
 ) -> None:
     """Add SOURCES to the index DB (created on first use).
@@ -106,6 +114,7 @@ def index_add(
             workers=workers or os.cpu_count() or 1,
             batch=batch,
             sample=sample,
+            store_text=store_text,
             on_progress=progress,
         )
     _print_add_report(report)
@@ -162,6 +171,7 @@ def index_stats(db: Path, as_json: bool) -> None:
     click.echo(f"documents       {stats.documents:,}")
     click.echo(f"file size       {stats.file_size:,} bytes")
     click.echo(f"per document    {stats.bytes_per_document:,.0f} bytes")
+    click.echo(f"stored texts    {stats.texts:,} ({stats.text_bytes:,} bytes compressed)")
     for profile, rows in stats.profiles:
         click.echo(
             f"profile         {profile.name} {profile.fingerprint} k={profile.k} "

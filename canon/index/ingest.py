@@ -118,6 +118,7 @@ def add_sources(
     workers: int = 1,
     batch: int = 500,
     sample: int | None = None,
+    store_text: bool = True,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> AddReport:
     """Add every document the SOURCE arguments name, ``batch`` documents a transaction.
@@ -125,7 +126,9 @@ def add_sources(
     Rules not given are the index's own (see :func:`index_rules`).  A failing source is
     reported and the others still go in; a crash loses at most the batch being written, and
     running the same command again finishes the rest.  ``on_progress`` is called after each
-    item.  Several processes may add to one index at once, a new one too.
+    item.  Several processes may add to one index at once, a new one too.  With
+    ``store_text`` (the default) the index keeps each document's main text, compressed, so a
+    check can show the source's passages beside the draft's.
     """
     start = time.perf_counter()
     profiles, k, step, sample = index_rules(index, profiles, k, step, sample)
@@ -143,6 +146,7 @@ def add_sources(
         known=writer.known,
         workers=workers,
         sample=indexed[0].sample,
+        store_text=store_text,
     )
     for done, result in enumerate(results, 1):
         writer.take(result)

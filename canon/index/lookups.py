@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import zstandard
 
+from ..errors import IndexFileError
 from ..lsh import band_keys
 from ..sketch import Signature
 from .rules import IndexedProfile, read_profiles
-from .schema import signed, unblob
+from .schema import signed, unblob, unpack_text
 
 __all__ = [
     "IndexStats",
@@ -29,6 +31,7 @@ __all__ = [
     "similar",
     "sources",
     "stats",
+    "texts",
 ]
 
 _CHUNK = 500  # ids per IN (...) query, under SQLite's limit on bound parameters
@@ -39,6 +42,8 @@ class IndexStats:
     documents: int
     profiles: tuple[tuple[IndexedProfile, int], ...]  # each profile and its posting rows
     file_size: int
+    texts: int = 0  # documents whose main text is stored
+    text_bytes: int = 0  # the stored texts' compressed size
 
     @property
     def bytes_per_document(self) -> float:
@@ -49,6 +54,8 @@ class IndexStats:
             "documents": self.documents,
             "file_size": self.file_size,
             "bytes_per_document": round(self.bytes_per_document, 1),
+            "stored_texts": self.texts,
+            "stored_text_bytes": self.text_bytes,
             "profiles": [
                 {"profile": p.name, "fingerprint": p.fingerprint, "k": p.k, "postings": rows}
                 for p, rows in self.profiles
@@ -84,14 +91,38 @@ def sources(db: sqlite3.Connection, doc_ids: Iterable[int]) -> dict[int, tuple[s
     return result
 
 
+def texts(db: sqlite3.Connection, path: Path, doc_ids: Iterable[int]) -> dict[int, str]:
+    """The stored main texts of ``doc_ids`` (documents added without their text are left out)."""
+    result: dict[int, str] = {}
+    for chunk in _chunks(doc_ids):
+        marks = ",".join("?" * len(chunk))
+        rows = db.execute(
+            f"SELECT id, text, chars FROM documents WHERE id IN ({marks}) AND text IS NOT NULL",
+            chunk,
+        )
+        for doc, data, chars in rows:
+            try:
+                result[doc] = unpack_text(data, chars)
+            except (zstandard.ZstdError, UnicodeDecodeError, TypeError) as exc:
+                raise IndexFileError(
+                    f"{path}: is damaged: the stored text of document {doc} cannot be read "
+                    f"({exc}); build a new index from its sources",
+                    path=path,
+                    reason="corrupt",
+                ) from None
+    return result
+
+
 def stats(db: sqlite3.Connection, path: Path) -> IndexStats:
     count = db.execute("SELECT count(*) FROM documents").fetchone()[0]
+    stored = db.execute("SELECT count(text), coalesce(sum(length(text)), 0) FROM documents")
+    texts_stored, text_bytes = stored.fetchone()
     rows = dict(
         db.execute("SELECT profile_id, sum(shingles) FROM doc_profiles GROUP BY profile_id")
     )
     profiles = tuple((p, int(rows.get(p.id) or 0)) for p in read_profiles(db))
     size = sum(f.stat().st_size for f in (path, Path(f"{path}-wal")) if f.exists())
-    return IndexStats(count, profiles, size)
+    return IndexStats(count, profiles, size, texts_stored, text_bytes)
 
 
 def _probe(db: sqlite3.Connection, hashes: np.ndarray) -> None:

@@ -1,5 +1,8 @@
 """Items → documents prepared for the index: read, canonicalized and hashed in worker processes.
 
+Under a profile with morphology, a document's sentences are also split and kept as lemma sets
+(:func:`canon.sentences.sentence_sets`) for the sentence measure.
+
 Each worker process gets the job (profiles, k, step, sampling, how to read) once, at start;
 items go out and prepared documents come back in order.
 """
@@ -14,11 +17,13 @@ from dataclasses import dataclass
 from ..canonical import canonicalize
 from ..errors import CanonError, InputError, TextTooShort
 from ..profile import Profile
+from ..sentences import sentence_sets
 from ..shingle import keep_sampled, shingle_hashes
 from ..sources.collection import Failure, Item
 from ..sources.documents import Document, read_source
 from ..sources.extract import extract_html
 from ..sources.fetch import FetchOptions
+from .schema import pack_text
 from .writes import Prepared
 
 __all__ = ["Skipped", "prepare_all"]
@@ -40,6 +45,7 @@ class _Job:
     fetch_options: FetchOptions
     known: dict[str, str]
     sample: int = 1
+    store_text: bool = True
 
 
 def _document(item: Item, job: _Job) -> Document:
@@ -58,8 +64,10 @@ def _prepare_item(item: Item, job: _Job) -> Prepared | Failure | Skipped:
         if job.known.get(item.source) == digest:
             return Skipped(item.source)
         shingles = {}
+        sentences = {}
         for profile in job.profiles:
-            tokens = canonicalize(doc.text, profile).tokens
+            canonical = canonicalize(doc.text, profile)
+            tokens = canonical.tokens
             everything = shingle_hashes(tokens, job.k, job.step)
             if len(everything) == 0:
                 raise TextTooShort(
@@ -78,9 +86,13 @@ def _prepare_item(item: Item, job: _Job) -> Prepared | Failure | Skipped:
                     reason="sampling",
                 )
             shingles[profile.fingerprint] = (len(tokens), hashes)
+            if profile.morphology != "none":
+                sentences[profile.fingerprint] = sentence_sets(canonical)
+        text = pack_text(doc.text) if job.store_text else None
         return Prepared(
-            item.source, doc.title, doc.method, doc.chars, digest, doc.final_url, shingles
-        )
+            item.source, doc.title, doc.method, doc.chars, digest, doc.final_url, shingles,
+            sentences, text,
+        )  # fmt: skip
     except CanonError as exc:
         return Failure(item.source, str(exc))
 
@@ -109,13 +121,22 @@ def prepare_all(
     known: dict[str, str] | None = None,
     workers: int = 1,
     sample: int = 1,
+    store_text: bool = True,
 ) -> Iterator[Prepared | Failure | Skipped]:
     """Read and canonicalize ``items``, in ``workers`` processes, yielding results in order.
 
     ``known`` maps sources to the content hash already indexed: those are :class:`Skipped`.
+    With ``store_text``, each document carries its text compressed, for the index to keep.
     """
     job = _Job(
-        tuple(profiles), k, step, whole_page, fetch_options or FetchOptions(), known or {}, sample
+        tuple(profiles),
+        k,
+        step,
+        whole_page,
+        fetch_options or FetchOptions(),
+        known or {},
+        sample,
+        store_text,
     )
     if workers <= 1 or len(items) < 2 * workers:
         for item in items:

@@ -13,6 +13,7 @@ from ..errors import CanonError, IndexFileError, OptionError, ProfileError, Text
 from ..index.store import Index, IndexStats
 from ..sources.documents import Document, page_document, read_source
 from ..sources.fetch import FetchOptions, Page, fetch, is_url
+from ..textstats import TextStats, text_stats
 from ..uniqueness import CheckResult, check
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "page_text",
     "read_text",
     "read_upload",
+    "text_statistics",
     "url_of",
 ]
 
@@ -160,6 +162,8 @@ def check_draft(
     skip_quotes: bool = False,
     top: int = 10,
     similar: float | None = None,
+    min_shared: int = 3,
+    common: int = 1000,
 ) -> CheckResult:
     """``check`` of a draft against the index, opened read-only unless ``writable``."""
     try:
@@ -171,9 +175,19 @@ def check_draft(
                 skip_quotes=skip_quotes,
                 top=top,
                 similar=similar,
+                min_shared=min_shared,
+                common=common,
             )
     except CanonError as exc:
         raise field_error(exc, "draft") from exc
+
+
+def text_statistics(document: Document, keywords: Sequence[str], top: int) -> TextStats:
+    """``text_stats`` of a document's text; an error names its field (``text``, ``keywords``)."""
+    try:
+        return text_stats(document.text, top=top, keywords=keywords)
+    except CanonError as exc:
+        raise field_error(exc, "text") from exc
 
 
 def index_stats(index: Path) -> IndexStats:

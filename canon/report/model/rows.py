@@ -1,16 +1,18 @@
-"""Results → rows of formatted cells: metrics, uniqueness, documents, profiles, statistics."""
+"""Results → rows of formatted cells: metrics, uniqueness, documents, profiles."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...comparison import Comparison, Table
-from ...errors import CanonError
 from ...profile import Profile
 from ...sources.documents import Document
 from ...sources.fetch import is_url
-from ...textstats import TextStats, text_stats
+from ...text.normalize import IGNORABLE
+from ...text.tricks import Trick
 from ...uniqueness import CheckResult, SimilarDocument, SourceMatch
+from ...verdict import Verdict
 
 __all__ = [
     "METRICS",
@@ -20,17 +22,18 @@ __all__ = [
     "NearRow",
     "ProfileRow",
     "SourceRow",
-    "Statistics",
+    "TrickRow",
     "UniquenessRow",
+    "VerdictRow",
     "describe",
     "document_row",
     "method_label",
     "metric_rows",
     "percent",
     "profile_rows",
-    "statistics",
-    "stats_rows",
+    "trick_rows",
     "uniqueness_rows",
+    "verdict_row",
 ]
 
 METRICS = ("Jaccard", "Dice", "A in B", "B in A")
@@ -140,6 +143,63 @@ def uniqueness_rows(result: CheckResult) -> tuple[UniquenessRow, ...]:
     )
 
 
+@dataclass(frozen=True)
+class VerdictRow:
+    """The one figure of a check and its parts, formatted, with the formula behind them."""
+
+    uniqueness: str
+    copied: str
+    rewritten: str
+    chars: str
+    formula: str
+    copied_share: float  # the raw shares, for a bar drawn to scale
+    rewritten_share: float
+
+
+def verdict_row(verdict: Verdict) -> VerdictRow:
+    return VerdictRow(
+        percent(verdict.uniqueness),
+        percent(verdict.copied),
+        percent(verdict.rewritten),
+        f"{verdict.chars:,}",
+        verdict.formula,
+        verdict.copied,
+        verdict.rewritten,
+    )
+
+
+@dataclass(frozen=True)
+class TrickRow:
+    """A trick repaired: its kind in words, where, what was written and what it became."""
+
+    kind: str
+    start: int
+    end: int
+    original: str
+    repaired: str
+
+
+_TRICK_KINDS = {
+    "lookalike": "look-alike letters",
+    "mark": "combining marks",
+    "invisible": "invisible characters",
+    "hyphen": "hyphen",
+    "translit": "transliteration",
+}
+
+
+def trick_rows(tricks: Sequence[Trick]) -> tuple[TrickRow, ...]:
+    """The tricks in words, invisible characters shown as their code points (``<U+3164>``)."""
+    return tuple(
+        TrickRow(_TRICK_KINDS.get(t.kind, t.kind), t.start, t.end, _shown(t.original), t.repaired)
+        for t in tricks
+    )
+
+
+def _shown(text: str) -> str:
+    return IGNORABLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+
+
 _METHODS = {
     "text": "text",
     "docx": "Word document",
@@ -213,40 +273,3 @@ def profile_rows(table: Table) -> tuple[ProfileRow, ...]:
         )
         for p in table.profiles
     )
-
-
-def stats_rows(stats: TextStats) -> list[tuple[str, str]]:
-    """The text statistics as ``(name, value)`` pairs; keywords last."""
-    zipf = stats.zipf
-    if zipf.slope is None:
-        zipf_text = str(zipf.note)
-    else:
-        zipf_text = f"{zipf.slope:.2f}, {zipf.r_squared:.2f}" + (
-            "" if zipf.natural else " (outside the usual range)"
-        )
-    return [
-        ("characters", f"{stats.characters:,}"),
-        ("characters without spaces", f"{stats.characters_no_spaces:,}"),
-        ("words", f"{stats.words:,}"),
-        ("unique lemmas", f"{stats.unique_lemmas:,}"),
-        ("water", f"{stats.water_percent:.1f}%"),
-        ("classic nausea", f"{stats.classic_nausea:.2f} ({stats.classic_nausea_lemma or '-'})"),
-        ("academic nausea", f"{stats.academic_nausea:.1f}%"),
-        ("Zipf slope, R²", zipf_text),
-        ("keywords", ", ".join(f"{k.lemma} {k.count} ({k.density:.1f}%)" for k in stats.keywords)),
-    ]
-
-
-@dataclass(frozen=True)
-class Statistics:
-    """The statistics rows of a text, or ``note``: why it has none."""
-
-    rows: tuple[tuple[str, str], ...]
-    note: str = ""
-
-
-def statistics(text: str) -> Statistics:
-    try:
-        return Statistics(tuple(stats_rows(text_stats(text))))
-    except CanonError as exc:
-        return Statistics((), str(exc))

@@ -5,10 +5,11 @@ Two word sequences are used, and every measure says which:
 - ``words``: the words of the reference rule, exactly as the ``raw`` profile cuts them (runs
   of letters and digits; a hyphen splits ``по-настоящему`` into two).  It is reported as the
   size of the text and used by nothing else.
-- ``lemma_words``: the words of the ``lemma`` profile with its stop lists switched off
-  (``get_profile("lemma").replace(stopwords=())``): hyphenated words stay whole, stress marks
-  and invisible characters inside words are removed, Latin look-alike letters are folded, and
-  every word is replaced by its pymorphy3 lemma (``ё`` written ``е``).  No word is dropped.
+- ``lemma_words``: the words of the ``lemma`` profile with its stop lists and its word
+  repairs switched off (``get_profile("lemma").replace(stopwords=(), repair_hyphens=False,
+  transliterate=False)``): hyphenated words stay whole, stress marks and invisible characters
+  inside words are removed, Latin look-alike letters are folded, and every word is replaced by
+  its pymorphy3 lemma (``ё`` written ``е``).  No word is dropped.
   Every other count and every percentage is taken over this sequence, so its parts always
   add up: ``water_words + content_words == lemma_words``.
 

@@ -4,7 +4,9 @@ Everything a profile does to a word after tokenization (folding look-alike lette
 stem, ё, stop words, parts of speech, synonyms) depends on the word alone.  Each profile
 therefore keeps a table from surface form to canonical form (empty for a dropped word): by
 Zipf's law most words of a text are already in it, and a text is canonicalized by one regex
-pass and one dictionary lookup a word.  Spans are worked out only when asked for.
+pass and one dictionary lookup a word.  The repairs that change the words themselves (short
+look-alike words, hyphens, transliteration) run before the table.  Spans are worked out only
+when asked for.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from typing import Any
 import numpy as np
 
 from .profile import Profile, get_profile
-from .text import lemmatize
+from .text import hyphens, latin, lemmatize, translit
 from .text.lemmatize import base_forms, parts_of_speech
 from .text.normalize import Normalized, normalize
+from .text.repairs import Repaired, repair_words
 from .text.tokenize import (
     Fold,
     fold_confusables,
@@ -28,7 +31,7 @@ from .text.tokenize import (
     word_spans,
     words,
 )
-from .text.tricks import Trick, find_tricks
+from .text.tricks import Trick, find_tricks, repair_tricks
 from .text.wordlists import NEGATION_LIST, list_words, read_synonyms
 
 __all__ = ["Canonical", "Fragment", "canonicalize"]
@@ -52,7 +55,7 @@ class Canonical:
     ``text[spans[i][0]:spans[i][1]]`` in the text the user gave.  ``folds`` lists the words
     written with Latin look-alike letters that were folded to Cyrillic, and ``dropped`` counts
     the words removed as stop words.  ``tricks`` lists every repair (look-alike letters,
-    marks, invisible characters) with its place in the text.
+    marks, invisible characters, hyphens, transliteration) with its place in the text.
     """
 
     tokens: tuple[str, ...]
@@ -65,28 +68,38 @@ class Canonical:
     def spans(self) -> tuple[tuple[int, int], ...]:
         """``(start, end)`` of each token's source in ``text``."""
         norm = _normalized(self.text, self.profile)
-        surface = _surface(norm, self.profile)[0]
-        spans = word_spans(norm, keep_hyphens=self.profile.keep_hyphens)
+        repaired = _repaired(norm, _surface(norm, self.profile)[0], self.profile, spans=True)
+        if repaired.offsets is None:
+            spans = word_spans(norm, keep_hyphens=self.profile.keep_hyphens)
+        else:
+            spans = [norm.span(*offsets) for offsets in repaired.offsets]
         if _is_identity(self.profile):
             return tuple(spans)
-        table = _table(self.profile, surface)
-        return tuple(span for form, span in zip(surface, spans) if table[form])
+        table = _table(self.profile, repaired.words)
+        return tuple(span for form, span in zip(repaired.words, spans) if table[form])
 
     @cached_property
     def tricks(self) -> tuple[Trick, ...]:
         """Every repair the rules made in ``text`` (look-alike letters, marks, invisible
-        characters), with its place in ``text``, in text order."""
+        characters, hyphens, transliteration), with its place in ``text``, in text order."""
         profile = self.profile
-        if not (profile.strip_all_marks or profile.drop_ignorables or self.folds):
+        if not (
+            profile.strip_all_marks
+            or profile.drop_ignorables
+            or profile.repair_hyphens
+            or profile.transliterate
+            or self.folds
+        ):
             return ()
         norm = _normalized(self.text, profile)
-        spans = word_spans(norm, keep_hyphens=profile.keep_hyphens)
+        repaired = _repaired(norm, _surface(norm, profile)[0], profile)
         return find_tricks(
             self.text,
-            spans,
+            word_spans(norm, keep_hyphens=profile.keep_hyphens),
             self.folds,
             marks=profile.strip_marks and profile.strip_all_marks,
             invisible=profile.drop_ignorables,
+            repairs=repair_tricks(self.text, norm, repaired.repairs),
         )
 
     @property
@@ -150,10 +163,35 @@ def _surface(norm: Normalized, profile: Profile) -> tuple[list[str], dict[int, s
     return surface, short
 
 
+def _repaired(
+    norm: Normalized,
+    surface: list[str],
+    profile: Profile,
+    *,
+    spans: bool = False,
+    distinct: set[str] | None = None,
+) -> Repaired:
+    """The words after the hyphen and transliteration repairs the profile asks for (and their
+    spans in the normalized text, with ``spans``)."""
+    if not (profile.repair_hyphens or profile.transliterate):
+        return Repaired(surface)
+    return repair_words(
+        norm,
+        surface,
+        keep_hyphens=profile.keep_hyphens,
+        hyphens=profile.repair_hyphens,
+        translit=profile.transliterate,
+        spans=spans,
+        distinct=distinct,
+    )
+
+
 def _is_identity(profile: Profile) -> bool:
     """True when every word stays as tokenized (the ``raw`` rules)."""
     return not (
         profile.fold_confusables
+        or profile.repair_hyphens
+        or profile.transliterate
         or profile.morphology != "none"
         or profile.stopwords
         or profile.drop_pos
@@ -175,7 +213,12 @@ def _base(forms: list[str], profile: Profile) -> tuple[list[str], list[str]]:
 def _list_forms(profile: Profile, entries: tuple[str, ...]) -> frozenset[str]:
     """List entries put through the profile's own rules, so they match what a text becomes."""
     norm = _normalized(" ".join(entries), profile)
-    return frozenset(_base(words(norm, keep_hyphens=profile.keep_hyphens), profile)[1])
+    forms = words(norm, keep_hyphens=profile.keep_hyphens)
+    if profile.repair_hyphens:
+        forms = repair_words(
+            norm, forms, keep_hyphens=profile.keep_hyphens, hyphens=True, translit=False
+        ).words
+    return frozenset(_base(forms, profile)[1])
 
 
 @cache
@@ -202,17 +245,24 @@ def clear_caches() -> None:
     """Forget every word seen, as in a fresh process (benchmarks use it for cold runs)."""
     _tables.clear()
     lemmatize.clear_caches()
+    hyphens.clear_caches()
+    latin.clear_caches()
+    translit.clear_caches()
 
 
-def _table(profile: Profile, surface: list[str]) -> dict[str, str]:
-    """The profile's surface → canonical table, completed for ``surface`` ("" = dropped)."""
+def _table(
+    profile: Profile, surface: list[str], distinct: set[str] | None = None
+) -> dict[str, str]:
+    """The profile's surface → canonical table, completed for ``surface`` ("" = dropped);
+    ``distinct`` is ``set(surface)`` when the caller has it."""
     table = _tables.setdefault(profile, {})
-    missing = list(set(surface).difference(table))
+    distinct = set(surface) if distinct is None else distinct
+    missing = list(distinct.difference(table))
     if not missing:
         return table
     if len(table) + len(missing) > _TABLE_LIMIT:
         table.clear()
-        missing = list(set(surface))
+        missing = list(distinct)
     stop, negation, synonyms = _rules(profile)
     folded, bases = _base(missing, profile)
     keep = [base not in stop for base in bases]
@@ -252,9 +302,11 @@ def canonicalize(text: str, profile: str | Profile = "lemma") -> Canonical:
     surface, short = _surface(norm, profile)
     if _is_identity(profile):
         return Canonical(tuple(surface), profile, text=text)
-    table = _table(profile, surface)
-    tokens = [form for form in map(table.__getitem__, surface) if form]
+    distinct = set(surface)
+    repaired = _repaired(norm, surface, profile, distinct=distinct).words
+    table = _table(profile, repaired, distinct if repaired is surface else None)
+    tokens = [form for form in map(table.__getitem__, repaired) if form]
     folds = (
         _look_alike_folds(text, norm, surface, short, profile) if profile.fold_confusables else ()
     )
-    return Canonical(tuple(tokens), profile, folds, len(surface) - len(tokens), text)
+    return Canonical(tuple(tokens), profile, folds, len(repaired) - len(tokens), text)

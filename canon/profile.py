@@ -2,8 +2,8 @@
 
 Both texts of a comparison, and every document of an index, go through one Profile.  Its
 ``fingerprint`` hashes all the settings, the contents of the word lists it names and the
-version of the lemmatizer's dictionary, so two numbers produced under different rules can
-always be told apart.
+version of the lemmatizer's dictionary (and of the data the repairs read), so two numbers
+produced under different rules can always be told apart.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from typing import Literal
 
 from .errors import ProfileError
 from .text.lemmatize import analyzer_version
+from .text.translit import versions as translit_versions
 from .text.wordlists import list_words, read_synonyms, resolve_list
 
 __all__ = ["BUILTIN_PROFILES", "CANONICAL_FORM_VERSION", "Profile", "get_profile"]
 
 # Bumped whenever the code changes what a profile produces, so stored fingerprints change too.
-CANONICAL_FORM_VERSION = 2
+CANONICAL_FORM_VERSION = 3
 
 Morphology = Literal["none", "lemma", "stem"]
 _POS_TAGS = frozenset(
@@ -53,6 +54,20 @@ class Profile:
     - ``fold_all_lookalikes``: with ``fold_confusables``, Greek letters (``ο α ε ρ κ χ τ``...)
       and Latin small capitals with Cyrillic twins are folded too, and a short word typed in
       look-alike letters only (Latin ``c`` for ``с``) is folded next to Cyrillic words.
+    - ``repair_hyphens``: a hyphenated word that pymorphy3's dictionary does not have is read
+      as the words it stands for: parts that join into a dictionary word are joined
+      (``начин-ается`` → ``начинается``), otherwise parts that are dictionary words are split
+      (``выбор-зимних`` → ``выбор зимних``); dictionary compounds (``из-за``, ``кто-то``,
+      ``северо-запад``) and parts it does not know beside a noun (``SEO-специалист``) stay.
+      With ``keep_hyphens`` off only the joins apply (hyphens split words anyway).  Each join,
+      and each split of words that look neither like a compound (``детей-сирот``) nor like a
+      name (``СКА-Нева``), is a ``hyphen`` trick (see :mod:`canon.text.hyphens`).
+    - ``transliterate``: in Russian text, a Latin word that spells a dictionary word in a
+      standard or informal transliteration (``privet`` → ``привет``, ``mal'chik``,
+      ``shchuka``/``schuka``) is written in Cyrillic, unless English uses it (``online``,
+      ``google``; a short one only beside English words), it has a capital after its first
+      letter (``SEO``, ``iPhone``) or it is part of an address; reported as ``translit``
+      tricks (see :mod:`canon.text.latin`).
     - ``morphology``: ``"none"``, ``"lemma"`` (pymorphy3 normal forms) or ``"stem"`` (Snowball).
     - ``stopwords``: word lists (built-in names, ``nltk:russian``, or file paths) whose words
       are dropped, matched after the same normalization as the text.
@@ -74,6 +89,8 @@ class Profile:
     drop_ignorables: bool = False
     fold_confusables: bool = False
     fold_all_lookalikes: bool = False
+    repair_hyphens: bool = False
+    transliterate: bool = False
     morphology: Morphology = "none"
     stopwords: tuple[str, ...] = ()
     keep_negation: bool = True
@@ -140,12 +157,23 @@ def _fingerprint(profile: Profile) -> str:
         "negation": sorted(set(list_words("ru-negation"))) if lists or profile.drop_pos else [],
         "synonyms": read_synonyms(profile.synonyms) if profile.synonyms else [],
         "analyzer": analyzer_version(profile.morphology),
+        "repairs": _repair_versions(profile),
     }
     # Paths differ between machines; the contents above are what matter.
     payload["settings"]["stopwords"] = [_portable(k) for k in profile.stopwords]  # type: ignore[index]
     payload["settings"]["synonyms"] = _portable(profile.synonyms) if profile.synonyms else None  # type: ignore[index]
     blob = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+
+def _repair_versions(profile: Profile) -> dict[str, str]:
+    """The dictionary and word data the hyphen and transliteration repairs read."""
+    versions = {}
+    if profile.repair_hyphens or profile.transliterate:
+        versions["dictionary"] = analyzer_version("lemma")
+    if profile.transliterate:
+        versions["transliteration"] = translit_versions()
+    return versions
 
 
 def _portable(key: str) -> str:
@@ -160,7 +188,9 @@ _LEMMA_RULES: dict[str, object] = {
     "drop_ignorables": True,
     "fold_confusables": True,
     "fold_all_lookalikes": True,
-    "stopwords": ("ru", "en"),
+    "repair_hyphens": True,
+    "transliterate": True,
+    "stopwords": ("ru", "en", "water-ru"),
     "keep_negation": True,
 }
 

@@ -40,7 +40,8 @@ from benchmarks._common import (
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = (
-    "crawl", "dedup", "extraction", "index", "quality", "sampling", "sentences", "seo_ranges",
+    "crawl", "dedup", "extraction", "index", "quality", "repairs", "sampling", "sentences",
+    "seo_ranges",
     "speed",
 )  # fmt: skip
 SHARED = ("_common", "corpus", "data")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from canon import canonicalize
+from canon import canonicalize, get_profile
 from canon.errors import CanonError, EmptyText, OptionError, TextTooShort
 from canon.textstats import (
     ZIPF_MIN_LEMMAS,
@@ -104,8 +104,12 @@ def test_all_water() -> None:
 
 def test_function_word_water_is_what_the_lemma_profile_drops() -> None:
     # CATS has no water-ru word; TEA has two (конечно, просто) on top of "это".
-    assert text_stats(CATS).water_words == canonicalize(CATS, "lemma").dropped
-    assert text_stats(TEA).water_words == canonicalize(TEA, "lemma").dropped + 2
+    function_words = get_profile("lemma").replace(stopwords=("ru", "en"))
+    assert text_stats(CATS).water_words == canonicalize(CATS, function_words).dropped
+    assert text_stats(TEA).water_words == canonicalize(TEA, function_words).dropped + 2
+    # The lemma profile drops the water-ru fillers too: all water, no more.
+    for text in (CATS, TEA):
+        assert text_stats(text).water_words == canonicalize(text, "lemma").dropped
 
 
 def test_water_lemmas() -> None:

@@ -234,3 +234,104 @@ def test_tricks_lie_in_the_text(chosen: list[str], inserts: list[tuple[int, str]
     assert bool(tricks) == bool(inserts)
     for trick in tricks:
         assert altered[trick.start : trick.end] == trick.original != trick.repaired
+
+
+# --- hyphens and transliteration, reported with the other tricks --------------------------
+
+
+def test_hyphen_and_translit_repairs_are_tricks() -> None:
+    text = "Выбор-зимних шин начин-ается, синоптики poobeshchali морозы, а iPhone подешевел"
+    result = canon.canonicalize(text, "lemma")
+    got = [(t.kind, t.start, t.end, t.original, t.repaired) for t in result.tricks]
+    assert got == [
+        ("hyphen", 0, 12, "Выбор-зимних", "выбор зимних"),
+        ("hyphen", 17, 28, "начин-ается", "начинается"),
+        ("translit", 40, 52, "poobeshchali", "пообещали"),
+    ]
+    assert result.to_dict()["tricks"][2] == {
+        "kind": "translit",
+        "start": 40,
+        "end": 52,
+        "original": "poobeshchali",
+        "repaired": "пообещали",
+    }
+    assert canon.canonicalize(text, "raw").tricks == ()
+
+
+@pytest.mark.parametrize("switch", ["repair_hyphens", "transliterate"])
+def test_each_repair_switch_is_in_the_fingerprint(switch: str) -> None:
+    for name in ("lemma", "stem"):
+        profile = BUILTIN_PROFILES[name]
+        assert getattr(profile, switch) is True
+        assert profile.replace(**{switch: False}).fingerprint != profile.fingerprint
+    assert getattr(BUILTIN_PROFILES["raw"], switch) is False
+
+
+# --- filler words -------------------------------------------------------------------------
+
+_FILLERS = ["буквально", "действительно", "конечно", "просто", "вообще", "кстати", "наверное"]
+
+
+def _with_fillers(text: str) -> str:
+    """A filler word after every 3-5 words (a fixed pattern)."""
+    out = []
+    for i, word in enumerate(text.split(" "), start=1):
+        out.append(word)
+        if i % 4 == 0 or i % 7 == 0:
+            out.append(_FILLERS[i % len(_FILLERS)])
+    return " ".join(out)
+
+
+def test_the_lemma_profiles_drop_fillers() -> None:
+    for name in ("lemma", "stem"):
+        assert "water-ru" in BUILTIN_PROFILES[name].stopwords
+    altered = _with_fillers(ORIGINAL)
+    for profile in ("lemma", "stem"):
+        copy = canon.compare(altered, ORIGINAL, k=3, profile=profile)
+        assert copy.containment_first >= 0.95
+    dry = BUILTIN_PROFILES["lemma"].replace(stopwords=("ru", "en"))
+    assert canon.compare(altered, ORIGINAL, k=3, profile=dry).containment_first < 0.5
+    assert canon.canonicalize("Это действительно буквально хорошо", "lemma").tokens == ("хорошо",)
+
+
+def test_water_ru_is_a_stop_list_on_the_command_line(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from canon.cli import cli
+
+    path = tmp_path / "t.txt"
+    path.write_text("Погода действительно буквально испортилась", "utf-8")
+    dry = CliRunner().invoke(cli, ["tokens", str(path), "--stopwords", "ru,en"])
+    assert dry.exit_code == 0 and dry.stdout.split() == [
+        "погода",
+        "действительно",
+        "буквально",
+        "испортиться",
+    ]
+    wet = CliRunner().invoke(cli, ["tokens", str(path), "--stopwords", "ru,en,water-ru"])
+    assert wet.exit_code == 0 and wet.stdout.split() == ["погода", "испортиться"]
+
+
+# --- the canonical-form version -----------------------------------------------------------
+
+
+def test_an_index_of_the_previous_canonical_form_is_refused(tmp_path, monkeypatch) -> None:
+    from canon import profile as profile_module
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.txt").write_text(ORIGINAL, "utf-8")
+    assert profile_module.CANONICAL_FORM_VERSION == 3
+    lemma = BUILTIN_PROFILES["lemma"]
+    monkeypatch.setattr(profile_module, "CANONICAL_FORM_VERSION", 2)
+    profile_module._fingerprint.cache_clear()
+    old = lemma.fingerprint
+    with canon.Index(tmp_path / "old.db", create=True) as index:
+        canon.add_sources(index, [str(tmp_path / "docs")], [lemma], k=3)
+    monkeypatch.undo()
+    profile_module._fingerprint.cache_clear()
+    assert lemma.fingerprint != old
+    with canon.Index(tmp_path / "old.db") as index, pytest.raises(canon.IndexFileError) as info:
+        canon.check(ORIGINAL, index)
+    message = str(info.value)
+    assert "\n" not in message and old in message and "rebuild the index" in message
+    assert info.value.reason == "rules"

@@ -1,9 +1,12 @@
-"""Word form → lemma (pymorphy3) or stem (NLTK Snowball): the only importer of either library.
+"""Word form → lemma (pymorphy3) or stem (NLTK Snowball), and what pymorphy3's dictionary knows
+of a word: the only importer of either library.
 
 Word frequencies follow Zipf's law, so most tokens of a text are forms already seen: every
 distinct form is analysed once per process and remembered, and a batch of tokens is mapped
-through that cache at C speed.  The analyzer and stemmers are built on first use, so importing
-canon (and ``canon --help``) stays fast.
+through that cache at C speed.  The dictionary questions the repairs ask (is this a known word,
+does any known word start so, which readings has it) are remembered the same way.  The
+analyzer and stemmers are built on first use, so importing canon (and ``canon --help``) stays
+fast.
 """
 
 from __future__ import annotations
@@ -14,11 +17,20 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import MissingResource
 
-__all__ = ["analyzer_version", "base_forms", "clear_caches", "parts_of_speech"]
+__all__ = [
+    "Reading",
+    "analyzer_version",
+    "base_forms",
+    "clear_caches",
+    "is_known",
+    "known_prefix",
+    "parts_of_speech",
+    "readings",
+]
 
 _HAS_CYRILLIC = re.compile(r"[а-яё]")
 _LATIN_ONLY = re.compile(r"[a-z]+")
@@ -26,6 +38,20 @@ _CACHE_LIMIT = 2_000_000  # distinct forms per method; a real corpus stays far b
 
 _forms: dict[tuple[str, bool], dict[str, str]] = {}
 _pos: dict[str, str] = {}
+_known: dict[str, bool] = {}
+_prefixes: dict[str, bool] = {}
+_readings: dict[str, tuple[Reading, ...]] = {}
+
+
+class Reading(NamedTuple):
+    """One pymorphy3 reading of a word: part of speech, case, number (``""`` when the tag has
+    none), whether it is pronoun-like or an abbreviation (``pronoun``), and its lemma."""
+
+    pos: str
+    case: str
+    number: str
+    pronoun: bool
+    lemma: str
 
 
 @cache
@@ -94,7 +120,53 @@ def clear_caches() -> None:
     """Forget every analysed form (memory is bounded anyway; benchmarks use this for cold runs)."""
     for known in _forms.values():
         known.clear()
-    _pos.clear()
+    for remembered in (_pos, _known, _prefixes, _readings):
+        remembered.clear()
+
+
+def _remembered(cache: dict[str, Any], key: str, compute: Callable[[str], Any]) -> Any:
+    value = cache.get(key)
+    if value is None:
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        value = cache[key] = compute(key)
+    return value
+
+
+def is_known(word: str) -> bool:
+    """Whether pymorphy3's dictionary has ``word`` (a lower-case form; ``е`` may stand for
+    ``ё``), not merely a guess of its predictors."""
+    return bool(_remembered(_known, word, _analyzer().word_is_known))
+
+
+def _has_prefix(prefix: str) -> bool:
+    return next(iter(_analyzer().iter_known_word_parses(prefix)), None) is not None
+
+
+def known_prefix(prefix: str) -> bool:
+    """Whether some word of pymorphy3's dictionary starts with ``prefix``."""
+    return bool(_remembered(_prefixes, prefix, _has_prefix))
+
+
+_PRONOUN_LIKE = frozenset({"Apro", "Abbr", "Anph"})
+
+
+def _read(word: str) -> tuple[Reading, ...]:
+    return tuple(
+        Reading(
+            str(p.tag.POS or ""),
+            str(p.tag.case or ""),
+            str(p.tag.number or ""),
+            bool(_PRONOUN_LIKE & p.tag.grammemes),
+            p.normal_form,
+        )
+        for p in _analyzer().parse(word)
+    )
+
+
+def readings(word: str) -> tuple[Reading, ...]:
+    """pymorphy3's readings of ``word``, the likeliest first."""
+    return _remembered(_readings, word, _read)  # type: ignore[no-any-return]
 
 
 def parts_of_speech(tokens: Iterable[str]) -> list[str]:

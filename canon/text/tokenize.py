@@ -18,6 +18,8 @@ __all__ = [
     "fold_confusables",
     "fold_short_words",
     "has_mixed_words",
+    "hyphen_text",
+    "word_offsets",
     "word_spans",
     "words",
 ]
@@ -103,10 +105,14 @@ class Fold:
         return record_dict(self)
 
 
+def hyphen_text(norm: Normalized) -> str:
+    """The normalized text with every hyphen written ``-`` (one character for one: offsets
+    hold)."""
+    return norm.text.replace("\u2010", "-") if "\u2010" in norm.text else norm.text
+
+
 def _text(norm: Normalized, keep_hyphens: bool) -> str:
-    if keep_hyphens and "\u2010" in norm.text:
-        return norm.text.replace("\u2010", "-")  # one character for one: offsets hold
-    return norm.text
+    return hyphen_text(norm) if keep_hyphens else norm.text
 
 
 def words(norm: Normalized, *, keep_hyphens: bool) -> list[str]:
@@ -114,13 +120,18 @@ def words(norm: Normalized, *, keep_hyphens: bool) -> list[str]:
     return (_HYPHENATED if keep_hyphens else _WORD).findall(_text(norm, keep_hyphens))
 
 
+def word_offsets(norm: Normalized, *, keep_hyphens: bool) -> list[tuple[int, int]]:
+    """The ``(start, end)`` span in the normalized text of each of :func:`words`."""
+    pattern = _HYPHENATED if keep_hyphens else _WORD
+    return [m.span() for m in pattern.finditer(_text(norm, keep_hyphens))]
+
+
 def word_spans(norm: Normalized, *, keep_hyphens: bool) -> list[tuple[int, int]]:
     """The ``(start, end)`` span in the original text of each of :func:`words`."""
-    pattern = _HYPHENATED if keep_hyphens else _WORD
-    matches = pattern.finditer(_text(norm, keep_hyphens))
+    offsets = word_offsets(norm, keep_hyphens=keep_hyphens)
     if not norm._edits:
-        return [m.span() for m in matches]
-    return [norm.span(*m.span()) for m in matches]
+        return offsets
+    return [norm.span(*span) for span in offsets]
 
 
 def _fold_part(part: str) -> str:

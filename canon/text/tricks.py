@@ -2,8 +2,10 @@
 
 A trick is a repair the rules made to a word or between words: a look-alike letter folded
 (``lookalike``), a combining mark removed (``mark``), an invisible character removed inside a
-word or read as a space between words (``invisible``).  Tricks are found after the fact, from
-the original characters, so canonicalization itself pays nothing for them.
+word or read as a space between words (``invisible``), a hyphen that joined two words or broke
+one (``hyphen``), a Russian word written in Latin letters (``translit``).  Tricks are found
+after the fact, from the original characters (the hyphen and transliteration repairs from
+what the word repairs did), so canonicalization itself pays nothing for them.
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ from typing import Any, Literal
 import regex
 
 from ..records import record_dict
-from .normalize import IGNORABLE, drop_marks
+from .normalize import IGNORABLE, Normalized, drop_marks
+from .repairs import Repair
 from .tokenize import Fold
 
-__all__ = ["Trick", "find_tricks"]
+__all__ = ["Trick", "find_tricks", "repair_tricks"]
 
-TrickKind = Literal["lookalike", "mark", "invisible"]
+TrickKind = Literal["lookalike", "mark", "invisible", "hyphen", "translit"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +74,17 @@ def _marks(text: str, spans: list[tuple[int, int]]) -> list[Trick]:
     return tricks
 
 
+def repair_tricks(text: str, norm: Normalized, repairs: Iterable[Repair]) -> list[Trick]:
+    """The hyphen and transliteration repairs to report, placed in the original ``text``:
+    ``repaired`` holds the words they stand for, separated by spaces."""
+    tricks = []
+    for repair in repairs:
+        if repair.reported:
+            start, end = norm.span(repair.start, repair.end)
+            tricks.append(Trick(repair.kind, start, end, text[start:end], " ".join(repair.forms)))
+    return tricks
+
+
 def find_tricks(
     text: str,
     spans: list[tuple[int, int]],
@@ -78,12 +92,15 @@ def find_tricks(
     *,
     marks: bool,
     invisible: bool,
+    repairs: Iterable[Trick] = (),
 ) -> tuple[Trick, ...]:
     """Every repair, in text order: ``spans`` are all the words' spans, ``folds`` the words
-    folded from look-alike letters; ``marks`` and ``invisible`` tell which repairs apply."""
+    folded from look-alike letters, ``repairs`` the hyphen and transliteration tricks;
+    ``marks`` and ``invisible`` tell which character repairs apply."""
     tricks = [Trick("lookalike", f.start, f.end, f.original, f.folded) for f in folds]
+    tricks += repairs
     if text.isascii():
-        return tuple(tricks)
+        return tuple(sorted(tricks, key=lambda t: (t.start, t.end, t.kind)))
     if marks:
         tricks += _marks(text, spans)
     if invisible:

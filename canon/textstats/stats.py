@@ -5,18 +5,19 @@ Two word sequences are used, and every measure says which:
 - ``words``: the words of the reference rule, exactly as the ``raw`` profile cuts them (runs
   of letters and digits; a hyphen splits ``по-настоящему`` into two).  It is reported as the
   size of the text and used by nothing else.
-- ``lemma_words``: the words of the ``lemma`` profile with its stop lists switched off
-  (``get_profile("lemma").replace(stopwords=())``): hyphenated words stay whole, stress marks
-  and invisible characters inside words are removed, Latin look-alike letters are folded, and
-  every word is replaced by its pymorphy3 lemma (``ё`` written ``е``).  No word is dropped.
+- ``lemma_words``: the words of the ``lemma`` profile with its stop lists and its word
+  repairs switched off (``get_profile("lemma").replace(stopwords=(), repair_hyphens=False,
+  transliterate=False)``): hyphenated words stay whole, stress marks and invisible characters
+  inside words are removed, Latin look-alike letters are folded, and every word is replaced by
+  its pymorphy3 lemma (``ё`` written ``е``).  No word is dropped.
   Every other count and every percentage is taken over this sequence, so its parts always
   add up: ``water_words + content_words == lemma_words``.
 
 Each lemma word is either water or content:
 
-- *water*: its lemma is an entry of the stop lists ``ru`` or ``en`` (function words: the words
-  the ``lemma`` profile drops) or of ``water-ru`` (filler adverbs and introductory words such
-  as ``конечно``, ``буквально``, ``например``), and is not an entry of ``ru-negation``
+- *water*: its lemma is an entry of the stop lists ``ru`` or ``en`` (function words) or of
+  ``water-ru`` (filler adverbs and introductory words such as ``конечно``, ``буквально``,
+  ``например``): the words the ``lemma`` profile drops; and is not an entry of ``ru-negation``
   (negation changes what a sentence says, so ``не``, ``нет``, ``без`` are never water).  List
   entries are lemmatized by the same rules as the text.
 - *content*: every other word.  A content word that is a number (every hyphen-separated part

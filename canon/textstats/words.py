@@ -55,8 +55,9 @@ _UNQUOTED = str.maketrans(dict.fromkeys('«»"„“”‹›', " "))  # apostro
 
 @cache
 def stats_profile() -> Profile:
-    """The rules of the lemma words: the ``lemma`` profile with no word dropped."""
-    return get_profile("lemma").replace(stopwords=())
+    """The rules of the lemma words: the ``lemma`` profile with no word dropped, and the words
+    counted as written: no hyphenated word split or joined, no Latin word transliterated."""
+    return get_profile("lemma").replace(stopwords=(), repair_hyphens=False, transliterate=False)
 
 
 def _lemmas_of(entries: Sequence[str]) -> frozenset[str]:

@@ -1,0 +1,238 @@
+"""A normalized text and its words → the Latin words in it that are Russian words transliterated.
+
+A Latin word is read as Russian (:func:`canon.text.translit.read_back`) only where that is
+what it is:
+
+- in Russian text: at least half of the text's words are Cyrillic or Latin words that read as
+  Russian ones;
+- not an English word (``online``, ``google``, ``moment``), except a short one (up to three
+  letters: ``na``, ``v``, ``po``, ``let``) with no English word beside it: ``pogodu na
+  vyhodnyh`` is Russian, ``vitamin c`` and ``just do it`` are not;
+- not a name or an acronym: capitals after the first letter (``SEO``, ``iPhone``) keep a word
+  as written, and a capitalized word (``Moskva``, ``Lada``) is read only in a text with a fair
+  share of lower-case transliterated words, where it is a sentence's first word or a name
+  transliterated with the rest;
+- not part of an address (``znak.com``, ``/novosti/``), and not a character that only
+  normalization made Latin (``№`` is ``no``);
+- a one-letter word only as a Russian one (``v``, ``s``, ``k``, ``i``...).
+
+The common case costs little: only the text's distinct words in plain ASCII letters are looked
+at (a letter with a mark, ``č``, is one once the profile strips marks, as ``lemma`` does),
+each reading is remembered, and the text is searched for places only when one of them reads
+as Russian, or when Latin words stand beside a sign for ``ь`` (``mal'chik``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from .normalize import Normalized
+from .translit import LATIN_LETTERS, is_english, read_back
+
+__all__ = ["LatinWord", "clear_caches", "russian_words"]
+
+_LATIN_WORD = re.compile(f"[{LATIN_LETTERS}]+(?:-[{LATIN_LETTERS}]+)*")
+_SIGNS = "'\u2019`"
+_CORE = f"[{LATIN_LETTERS}]+(?:[{_SIGNS}]+[{LATIN_LETTERS}]+)*[{_SIGNS}]*"
+# A run of Latin letters (with the signs for ь and ъ) that is a whole word; with hyphens kept,
+# a whole hyphenated word.
+_SITE = {
+    False: re.compile(f"(?<![^\\W_]){_CORE}(?![^\\W_])"),
+    True: re.compile(f"(?<![^\\W_])(?<![^\\W_]-){_CORE}(?:-{_CORE})*(?![^\\W_])(?!-[^\\W_])"),
+}
+_WORD_BEFORE = re.compile(r"([^\W_]+)[\W_]*\Z")
+_WORD = re.compile(r"[^\W_]+")
+_ADDRESS_SIGNS = "./@_:"
+_WORD_SIGNS = f"{_SIGNS}\u02b9\u02ba"  # signs for ь and ъ, as punctuation or as letters
+_LETTERS_AND_SIGNS = f"{_SIGNS}\u02b9\u02ba-\u2010\u2011"
+_ONE_LETTER_WORDS = frozenset("авиксуоя")
+_SHORT = 3  # letters of a short word: English-looking, but Russian among Russian words
+# Capitalized words are read only among this many lower-case ones (and this share of words).
+_MIN_LOWER = 2
+_LOWER_SHARE = 0.05
+_CACHE_LIMIT = 1_000_000
+
+# Every word form looked at, and those among them that some text could read as Russian: a
+# text's forms are sorted by two set operations, at C speed.
+_seen: set[str] = set()
+_candidates: set[str] = set()
+_latin_forms: set[str] = set()
+
+
+@dataclass(frozen=True, slots=True)
+class LatinWord:
+    """Characters ``[start, end)`` of the normalized text: a Latin word that spells
+    ``russian``."""
+
+    start: int
+    end: int
+    latin: str
+    russian: str
+
+
+def _latin(word: str) -> bool:
+    return (word.isascii() or word[0] < "\u0400") and _LATIN_WORD.fullmatch(word) is not None
+
+
+def _may_be_russian(word: str) -> bool:
+    """A Latin word some text could read as Russian: it spells a dictionary word, and is no
+    longer English word."""
+    if read_back(word) is None:
+        return False
+    return len(word) <= _SHORT or not is_english(word)
+
+
+def _sort(distinct: set[str]) -> None:
+    """Remember which of the new forms are Latin, and which could read as Russian."""
+    new = distinct.difference(_seen)
+    if not new:
+        return
+    if len(_seen) + len(new) > _CACHE_LIMIT:
+        clear_caches()
+    latin = {w for w in new if _latin(w)}
+    _latin_forms.update(latin)
+    _candidates.update(filter(_may_be_russian, latin))
+    _seen.update(new)
+
+
+def clear_caches() -> None:
+    """Forget every form sorted (benchmarks use this for cold runs)."""
+    for forms in (_seen, _candidates, _latin_forms):
+        forms.clear()
+
+
+def _stays_english(word: str) -> bool:
+    """An English word no rule reads as Russian."""
+    if not (_latin(word) and is_english(word)):
+        return False
+    return len(word) > _SHORT or read_back(word) is None
+
+
+def _beside(text: str, start: int, end: int) -> list[tuple[int, str]]:
+    """The words just before and just after ``[start, end)``, with their starts."""
+    beside = []
+    before = _WORD_BEFORE.search(text, max(start - 50, 0), start)
+    if before:
+        beside.append((before.start(1), before.group(1)))
+    after = _WORD.search(text, end, end + 50)
+    if after:
+        beside.append((after.start(), after.group()))
+    return beside
+
+
+def _staying(text: str, short: list[LatinWord]) -> set[int]:
+    """The starts of the short English words that stay English: those beside an English word
+    that stays, or beside one of them (``just do it``: ``do`` beside ``just``, then ``it``)."""
+    staying: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for word in short:
+            if word.start in staying:
+                continue
+            beside = _beside(text, word.start, word.end)
+            if any(at in staying or _stays_english(other) for at, other in beside):
+                staying.add(word.start)
+                changed = True
+    return staying
+
+
+def _in_address(text: str, start: int, end: int) -> bool:
+    """Part of an address: ``znak.com``, ``mail@ya``, ``/novosti/``."""
+    before, after = text[max(start - 2, 0) : start], text[end : end + 2]
+    return (len(before) == 2 and before[1] in _ADDRESS_SIGNS and before[0].isalnum()) or (
+        len(after) == 2 and after[0] in _ADDRESS_SIGNS and after[1].isalnum()
+    )
+
+
+def _letter_like(char: str) -> bool:
+    """A letter, a sign for ь or ъ, a hyphen, a mark or an invisible character."""
+    return char.isalpha() or char in _LETTERS_AND_SIGNS or unicodedata.category(char)[0] in "MC"
+
+
+def _case(original: str) -> str:
+    """``lower``, ``title`` (``Moskva``, ``V``) or ``name`` for an original that must stay as
+    written: capitals after the first letter, or characters that are no letters (``№``)."""
+    if not all(_letter_like(c) for c in original):
+        return "name"
+    letters = [c for c in original if c.isalpha()]
+    if not any(c.isupper() for c in letters):
+        return "lower"
+    return "name" if any(c.isupper() for c in letters[1:]) else "title"
+
+
+def _sites(text: str, forms: set[str], keep_hyphens: bool) -> list[re.Match[str]]:
+    """The places of Latin words: with signs for ь between Latin letters every Latin word
+    (one word may then stand for several as tokenized), otherwise each whole occurrence of one
+    of ``forms`` (found by ``str.find``)."""
+    pattern = _SITE[keep_hyphens]
+    if any(sign in text for sign in _WORD_SIGNS):
+        return list(pattern.finditer(text))
+    sites = []
+    for form in forms:
+        at = text.find(form)
+        while at != -1:
+            found = pattern.match(text, at)
+            if found and found.end() == at + len(form):
+                sites.append(found)
+            at = text.find(form, at + len(form))
+    return sorted(sites, key=lambda m: m.start())
+
+
+def _reading(norm: Normalized, text: str, site: re.Match[str]) -> tuple[str, LatinWord] | None:
+    """The case of a Latin word that may be Russian, and its reading; None when it is not:
+    no reading, an address, a name, a one-letter word that is no Russian one, or a longer
+    English word."""
+    start, end = site.span()
+    latin = site.group()
+    russian = read_back(latin)
+    if russian is None or _in_address(text, start, end):
+        return None
+    case = _case(norm.original[slice(*norm.span(start, end))])
+    letters = sum(c.isalpha() for c in latin)
+    if case == "name" or (letters == 1 and russian not in _ONE_LETTER_WORDS):
+        return None
+    if letters > _SHORT and is_english(latin):
+        return None
+    return case, LatinWord(start, end, latin, russian)
+
+
+def _readings(
+    norm: Normalized, text: str, sites: list[re.Match[str]]
+) -> list[tuple[str, LatinWord]]:
+    found = [r for r in (_reading(norm, text, s) for s in sites) if r]
+    short = [w for _, w in found if is_english(w.latin)]
+    staying = _staying(text, short) if short else set()
+    return [(case, word) for case, word in found if word.start not in staying]
+
+
+def russian_words(
+    norm: Normalized,
+    text: str,
+    words: list[str],
+    *,
+    keep_hyphens: bool,
+    distinct: set[str] | None = None,
+) -> list[LatinWord]:
+    """The Latin words of ``text`` (the normalized text, hyphens written ``-``) to write in
+    Cyrillic; ``words`` are its words as tokenized (``distinct`` their set, when known)."""
+    distinct = set(words) if distinct is None else distinct
+    plain = set(filter(str.isascii, distinct))  # Latin letters without marks, and numbers
+    _sort(plain)
+    forms = plain.intersection(_candidates)
+    # Without a word that reads as Russian, Latin words may still do joined by a sign for ь.
+    signs = not plain.isdisjoint(_latin_forms) and any(s in text for s in _WORD_SIGNS)
+    if not forms and not signs:
+        return []
+    found = _readings(norm, text, _sites(text, forms, keep_hyphens))
+    if not found:
+        return []
+    lettered = len(words) - sum(map(str.isdigit, words))
+    cyrillic = len(words) - sum(map(str.isascii, words))
+    if 2 * (cyrillic + len(found)) < lettered:
+        return []
+    lower = sum(1 for case, _ in found if case == "lower")
+    titles = lower >= max(_MIN_LOWER, lettered * _LOWER_SHARE)
+    return [word for case, word in found if titles or case == "lower"]

@@ -1,0 +1,234 @@
+"""Transliteration tricks: Russian words written in Latin letters are read back in Cyrillic
+text; English words, brands and names stay; every repair is placed in the text."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import iuliia
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import canon
+from canon.profile import BUILTIN_PROFILES
+from canon.text.translit import is_english, read_back
+
+ORIGINAL = (
+    "Московские синоптики пообещали жителям столицы тёплую погоду на выходных. "
+    "По их словам, днём воздух прогреется до двадцати градусов, а дожди обойдут город "
+    "стороной. Ветер будет слабым, и многие горожане уже собираются за город, чтобы "
+    "провести время на природе. Врачи советуют не забывать о воде и головных уборах."
+)
+SECOND = (
+    "Городская библиотека открыла новый читальный зал для студентов и школьников. "
+    "Посетители смогут работать с редкими книгами, пользоваться компьютерами и получать "
+    "консультации библиографов. Директор библиотеки рассказала, что ремонт продолжался "
+    "полгода, а средства выделила областная администрация. Зал будет работать ежедневно, "
+    "кроме понедельника, с десяти утра до восьми вечера."
+)
+LEMMA = BUILTIN_PROFILES["lemma"]
+OFF = LEMMA.replace(transliterate=False)
+_CYRILLIC_WORD = re.compile(r"[А-Яа-яЁё]+")
+SCHEMES = ["wikipedia", "gost_779_alt", "gost_779", "telegram", "mosmetro", "gost_16876_alt"]
+
+
+def half_in_latin(text: str, scheme: str, seed: int = 1) -> str:
+    """Half the words (chosen at random) transliterated with one of iuliia's schemes."""
+    schema, rng = iuliia.schemas.get(scheme), random.Random(seed)
+    return _CYRILLIC_WORD.sub(
+        lambda m: schema.translate(m.group()) if rng.random() < 0.5 else m.group(), text
+    )
+
+
+def fake_uniqueness(copy: str, original: str, profile: canon.Profile | str = LEMMA) -> float:
+    return 1.0 - canon.compare(copy, original, k=3, profile=profile).containment_first
+
+
+# --- reading a word back ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("latin", "russian"),
+    [
+        ("privet", "привет"),
+        ("mal'chik", "мальчик"),  # ' for ь
+        ("mal`chik", "мальчик"),  # GOST 7.79 B: ` for ь
+        ("vy`pej", "выпей"),  # GOST 7.79 B: y` for ы, j for й
+        ("dvigatel", "двигатель"),  # ь left out
+        ("zhizn'", "жизнь"),
+        ("khorosho", "хорошо"),
+        ("horosho", "хорошо"),
+        ("xorosho", "хорошо"),  # GOST 7.79 B: x for х
+        ("tsvetok", "цветок"),
+        ("cvetok", "цветок"),
+        ("czvetok", "цветок"),  # GOST 7.79 B: cz for ц
+        ("chelovek", "человек"),
+        ("čelovek", "человек"),  # GOST 7.79 A
+        ("shchuka", "щука"),
+        ("schuka", "щука"),
+        ("shhuka", "щука"),  # GOST 7.79 B: shh for щ
+        ("yabloko", "яблоко"),
+        ("jabloko", "яблоко"),
+        ("yozhik", "ёжик"),
+        ("jozhik", "ёжик"),
+        ("ochen", "очень"),  # the common word, not the rare short adjective очен
+        ("segodnya", "сегодня"),
+        ("kto-to", "кто-то"),
+    ],
+)
+def test_latin_words_read_back(latin: str, russian: str) -> None:
+    assert read_back(latin) == russian
+
+
+@pytest.mark.parametrize("word", ["google", "iphone", "qwerty", "seo", "x" * 60, "ya-qwerty"])
+def test_words_that_spell_no_russian_word(word: str) -> None:
+    assert read_back(word) is None
+
+
+def test_english_words() -> None:
+    assert all(map(is_english, ["online", "google", "seo", "iphone", "moment", "e-mail"]))
+    assert not any(map(is_english, ["privet", "segodnya", "kto-to"]))
+
+
+# --- in a text --------------------------------------------------------------------------
+
+
+def _translit(text: str, profile: canon.Profile = LEMMA) -> list[tuple[str, str]]:
+    return [
+        (t.original, t.repaired)
+        for t in canon.canonicalize(text, profile).tricks
+        if t.kind == "translit"
+    ]
+
+
+def test_russian_words_in_latin_are_read_back() -> None:
+    text = "Московские синоптики poobeshchali жителям stolitsy тёплую pogodu на vyhodnyh"
+    assert _translit(text) == [
+        ("poobeshchali", "пообещали"),
+        ("stolitsy", "столицы"),
+        ("pogodu", "погоду"),
+        ("vyhodnyh", "выходных"),
+    ]
+    assert (
+        canon.canonicalize(text, "lemma").tokens
+        == canon.canonicalize(
+            "Московские синоптики пообещали жителям столицы тёплую погоду на выходных", "lemma"
+        ).tokens
+    )
+
+
+def test_brands_and_english_terms_stay() -> None:
+    text = (
+        "Компания Google запустила online-сервис, SEO стало дешевле, iPhone подешевел, "
+        "а Toyota и Lada снизили цены; подробности на сайте znak.com/novosti/tut"
+    )
+    result = canon.canonicalize(text, "lemma")
+    assert _translit(text) == []
+    for word in ("google", "seo", "iphone", "toyota", "lada"):
+        assert word in result.tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "stays"),
+    [
+        ("Витамин vitamin c полезен зимой", "c"),  # an English word beside it
+        ("Слоган just do it знают все", "do"),
+        ("Дом № 5 стоит у реки", None),  # № is "no" once normalized: no Latin word
+        ("Группа YouTube и канал SShA", None),  # capitals after the first letter
+    ],
+)
+def test_latin_words_that_are_not_transliterations(text: str, stays: str | None) -> None:
+    assert _translit(text) == []
+    assert canon.canonicalize(text, "lemma").tokens == canon.canonicalize(text, OFF).tokens
+    if stays:
+        assert stays in canon.canonicalize(text, LEMMA.replace(stopwords=())).tokens
+
+
+def test_short_english_looking_words_among_russian_ones() -> None:
+    text = "Синоптики обещают теплую pogodu na vyhodnyh и dozhd v ponedelnik"
+    assert ("na", "на") in _translit(text) and ("v", "в") in _translit(text)
+
+
+def test_english_text_is_left_alone() -> None:
+    text = "The weather in the capital will be warm, privet, and the rain will stay away."
+    assert _translit(text) == []
+
+
+def test_capitalized_words_need_company() -> None:
+    assert _translit("Поставщик Moskva сообщил о ценах") == []  # a name, alone
+    text = "Moskva: sinoptiki poobeshchali teplo na vyhodnyh"
+    assert ("Moskva", "москва") in _translit(text)
+
+
+def test_apostrophes_belong_to_the_word() -> None:
+    text = "Этот mal'chik любит svoyu mat'."
+    result = canon.canonicalize(text, "lemma")
+    assert _translit(text) == [("mal'chik", "мальчик"), ("svoyu", "свою"), ("mat'", "мать")]
+    assert [text[s:e] for s, e in result.spans] == ["mal'chik", "любит", "mat'"]
+
+
+@pytest.mark.parametrize("keep_hyphens", [True, False])
+def test_both_hyphen_settings(keep_hyphens: bool) -> None:
+    profile = LEMMA.replace(keep_hyphens=keep_hyphens)
+    text = "Утром kto-to прочитал segodnya газету"
+    expected = "Утром кто-то прочитал сегодня газету"
+    assert canon.canonicalize(text, profile).tokens == canon.canonicalize(expected, profile).tokens
+
+
+# --- the tricks' fake uniqueness --------------------------------------------------------
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("text", [ORIGINAL, SECOND])
+def test_half_the_words_in_latin_buy_at_most_a_quarter(scheme: str, text: str) -> None:
+    altered = half_in_latin(text, scheme)
+    assert fake_uniqueness(altered, text, OFF) > 0.5  # the trick works without the repair
+    assert fake_uniqueness(altered, text) <= 0.25
+    assert fake_uniqueness(altered, text, "stem") <= 0.25
+
+
+def test_an_indexed_original_finds_the_transliterated_copy(tmp_path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "original.txt").write_text(ORIGINAL, "utf-8")
+    (tmp_path / "docs" / "second.txt").write_text(SECOND, "utf-8")
+    with canon.Index(tmp_path / "i.db", create=True) as index:
+        canon.add_sources(index, [str(tmp_path / "docs")], [LEMMA], k=3)
+        (result,) = canon.check(half_in_latin(ORIGINAL, "wikipedia"), index).profiles
+        assert result.uniqueness <= 0.25
+
+
+def test_raw_is_unchanged() -> None:
+    altered = half_in_latin(ORIGINAL, "wikipedia")
+    raw = canon.canonicalize(altered, "raw")
+    assert raw.tokens == tuple(re.findall(r"[^\W_]+", altered.casefold()))
+    assert raw.tricks == ()
+
+
+def test_the_transliteration_switch_is_in_the_fingerprint() -> None:
+    assert LEMMA.transliterate and BUILTIN_PROFILES["stem"].transliterate
+    assert not BUILTIN_PROFILES["raw"].transliterate
+    assert OFF.fingerprint != LEMMA.fingerprint
+    assert _translit("Синоптики obeshchayut teplo", OFF) == []
+
+
+# --- properties -------------------------------------------------------------------------
+
+_WORDS = _CYRILLIC_WORD.findall(ORIGINAL)
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from(_WORDS), st.booleans()), min_size=1, max_size=12),
+    st.sampled_from(SCHEMES),
+)
+def test_tricks_lie_in_the_text(chosen: list[tuple[str, bool]], scheme: str) -> None:
+    schema = iuliia.schemas.get(scheme)
+    text = " ".join(schema.translate(w) if latin else w for w, latin in chosen)
+    result = canon.canonicalize(text, "lemma")
+    assert len(result.spans) == len(result.tokens)
+    for trick in result.tricks:
+        assert text[trick.start : trick.end] == trick.original != trick.repaired
+        if trick.kind == "translit":
+            assert not _CYRILLIC_WORD.search(trick.original)
+            assert _CYRILLIC_WORD.fullmatch(trick.repaired.replace("-", "").replace(" ", ""))

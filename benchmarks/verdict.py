@@ -1,0 +1,488 @@
+"""How right is canon check's uniqueness verdict: labelled drafts, cheap tricks, and its cost.
+
+The texts are the news articles of ``ru-news-same-story-pairs`` (in ``../shared/data``;
+``--data`` names another folder).  Articles of the same story are kept together: the stories
+are split at random, a quarter of the articles are held out (never indexed), and the rest go
+into one index built as ``canon index add`` builds it (profiles raw and lemma, k = 4, stored
+texts), in a temporary folder.  Every indexed article is a possible source and a distractor for
+the others.
+
+1. **Labelled drafts** (``benchmarks.drafts``).  Each draft mixes 10-18 sentences: copied from
+   an indexed article A, rewritten from A by endings, by a word shuffle, by adjacent-pair
+   swaps or by endings and a shuffle, copied from a second indexed article B (A's same-story
+   article when there is one), and new sentences of the held-out articles (a held-out sentence
+   sharing a run of 6 words with an indexed article, such as an outlet's boilerplate, is not
+   used).  The shares of the kinds are drawn anew for every draft.  The truth of each
+   character is new, copied or rewritten.  Figures count the draft's non-space characters:
+   - the mean absolute error, in points, of ``verdict.uniqueness`` against the true share of
+     new text (target ≤ 5), beside the same error of each profile's shingle uniqueness
+     (``ProfileCheck.uniqueness`` of ``raw`` and ``lemma``);
+   - character-level precision and recall of copied text (the verdict's copied fragments; the
+     ``raw`` profile's fragments beside them) and of rewritten text (the verdict's rewritten
+     fragments; the ``lemma`` fragments outside ``raw``'s beside them);
+   - per kind of sentence, the share of its characters marked copied, rewritten, or either.
+2. **Tricks** (``benchmarks.tricks``).  Each trick alters a copy of an indexed article, and the
+   altered copy is checked: its uniqueness is fake (an untouched copy scores 0%).  Targets:
+   ≤ 5% for every trick, ≤ 25% for transliteration and for word shuffles.  The ``lemma``
+   profile's shingle uniqueness is beside it.
+3. **Cost.**  Check latency: the full check (``canon.check``) against a check of the shingles
+   only, on the same open index, each draft timed interleaved (the median of its runs), p50
+   over the drafts (target: the full check ≤ 1.5× the shingles-only one).  Index size per
+   document with stored text (the default) and without (``store_text=False``, ``canon index
+   add --no-store-text``).
+
+Run from the repository root::
+
+    python -m benchmarks.verdict                # 150 drafts, tricks on 40 articles
+    python -m benchmarks.verdict --quick        # 30 drafts, tricks on 10 articles, ~1 min
+    python -m benchmarks.verdict --data /path/to/data --seed 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import statistics
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import canon
+from benchmarks._common import (
+    Step,
+    argument_parser,
+    interleaved,
+    median,
+    stopwatch,
+    table,
+    target_text,
+    verdict,
+)
+from benchmarks.data import NEWS, SHARED_DATA, Pair, dataset, read_news
+from benchmarks.drafts import KINDS, LABELS, Draft, make_draft, raw_words, sentences
+from benchmarks.tricks import TRICKS, Trick
+from canon import CheckResult, Index
+
+SEED = 2026
+HOLDOUT = 0.25  # share of the articles never indexed: the new sentences come from them
+BOILERPLATE_RUN = 6  # a held-out sentence sharing this many words in a row with the index is not new
+MIN_SOURCE_SENTENCES = 6
+DRAFTS, QUICK_DRAFTS = 150, 30
+TRICK_TEXTS, QUICK_TRICK_TEXTS = 40, 10
+TRICK_MIN_CHARS = 600
+LATENCY_DRAFTS, QUICK_LATENCY_DRAFTS = 40, 12
+REPEATS, QUICK_REPEATS = 5, 3
+MAE_TARGET = 5.0  # points
+LATENCY_TARGET = 1.5  # the full check's p50 over the shingles-only one's
+SHUFFLES = "words shuffled inside sentences"
+
+
+# ---------------------------------------------------------------- the articles
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """The indexed articles by name, their usable sentences, same-story partners, and the
+    sentences of the held-out articles that may serve as new text."""
+
+    indexed: dict[str, str]
+    sentences: dict[str, list[str]]
+    partners: dict[str, list[str]]
+    fresh: list[str]
+
+
+def _stories(pairs: Sequence[Pair]) -> list[list[str]]:
+    """Articles grouped by story: the connected parts of the same-story (OK) pairs; every
+    article of a BAD pair is in some group too."""
+    parent: dict[str, str] = {}
+
+    def root(text: str) -> str:
+        while parent.setdefault(text, text) != text:
+            text = parent[text]
+        return text
+
+    for pair in pairs:
+        a, b = root(pair.first), root(pair.second)
+        if pair.label == "OK" and a != b:
+            parent[b] = a
+    groups: dict[str, list[str]] = {}
+    for text in parent:
+        groups.setdefault(root(text), []).append(text)
+    return list(groups.values())
+
+
+def _runs(text: str, n: int) -> set[tuple[str, ...]]:
+    words = raw_words(text)
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def split_corpus(pairs: Sequence[Pair], seed: int) -> Corpus:
+    """Stories at random into held-out (about ``HOLDOUT`` of the articles) and indexed."""
+    stories = _stories(pairs)
+    random.Random(seed).shuffle(stories)
+    total = sum(len(s) for s in stories)
+    held: list[str] = []
+    indexed: list[str] = []
+    for story in stories:
+        (held if len(held) < HOLDOUT * total else indexed).extend(story)
+    names = {text: f"news-{i:03d}" for i, text in enumerate(indexed)}
+    seen: set[tuple[str, ...]] = set()
+    for text in indexed:
+        seen |= _runs(text, BOILERPLATE_RUN)
+    fresh = [s for t in held for s in sentences(t) if not _runs(s, BOILERPLATE_RUN) & seen]
+    partners: dict[str, list[str]] = {}
+    for pair in pairs:
+        if pair.label == "OK" and pair.first in names and pair.second in names:
+            partners.setdefault(names[pair.first], []).append(names[pair.second])
+            partners.setdefault(names[pair.second], []).append(names[pair.first])
+    return Corpus(
+        {names[t]: t for t in indexed},
+        {names[t]: sentences(t) for t in indexed},
+        partners,
+        list(dict.fromkeys(fresh)),
+    )
+
+
+def make_drafts(corpus: Corpus, count: int, seed: int) -> list[Draft]:
+    """``count`` labelled drafts; draft i is drawn from ``seed`` and i alone."""
+    sources = sorted(n for n, s in corpus.sentences.items() if len(s) >= MIN_SOURCE_SENTENCES)
+    others = sorted(n for n, s in corpus.sentences.items() if s)
+    drafts = []
+    for i in range(count):
+        rng = random.Random(seed * 1_000 + i)
+        first = rng.choice(sources)
+        partners = [p for p in corpus.partners.get(first, []) if corpus.sentences[p]]
+        second = rng.choice(partners or [n for n in others if n != first])
+        drafts.append(
+            make_draft(
+                (first, corpus.sentences[first]),
+                (second, corpus.sentences[second]),
+                corpus.fresh,
+                seed=rng.randrange(2**32),
+            )
+        )
+    return drafts
+
+
+# ---------------------------------------------------------------- the index
+
+
+def write_records(corpus: Corpus, folder: Path) -> Path:
+    records = folder / "news.jsonl"
+    lines = (json.dumps({"id": n, "text": t}, ensure_ascii=False) for n, t in corpus.indexed.items())
+    records.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return records
+
+
+def build_index(records: Path, db: Path, *, store_text: bool) -> canon.index.store.IndexStats:
+    """The index ``canon index add DB RECORDS`` builds (``--no-store-text`` without
+    ``store_text``), and its size."""
+    with Index(db, create=True) as index:
+        report = canon.add_sources(index, [str(records)], workers=2, store_text=store_text)
+        if report.failures:
+            raise SystemExit(f"{records}: {report.failures[0]}")
+    with Index(db, readonly=True) as index:
+        return index.stats()
+
+
+# ---------------------------------------------------------------- what a check says
+
+
+def _mask(fragments: Sequence[Any], length: int) -> np.ndarray:
+    mask = np.zeros(length, dtype=bool)
+    for fragment in fragments:
+        mask[fragment.start : fragment.end] = True
+    return mask
+
+
+def _profile(result: CheckResult, name: str) -> Any:
+    return next(p for p in result.profiles if p.profile == name)
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What one way of reading a check says of a draft: its uniqueness and, per character,
+    copied or rewritten."""
+
+    uniqueness: float
+    copied: np.ndarray
+    rewritten: np.ndarray
+
+
+def verdict_marks(result: CheckResult) -> Marks:
+    v = result.verdict
+    n = len(result.text)
+    return Marks(v.uniqueness, _mask(v.copied_fragments, n), _mask(v.rewritten_fragments, n))
+
+
+def profile_marks(result: CheckResult, name: str) -> Marks:
+    """A profile's shingle uniqueness; copied: ``raw``'s fragments, rewritten: ``lemma``'s
+    outside them."""
+    n = len(result.text)
+    raw = _mask(_profile(result, "raw").fragments, n)
+    lemma = _mask(_profile(result, "lemma").fragments, n)
+    return Marks(_profile(result, name).uniqueness, raw, lemma & ~raw)
+
+
+READINGS: dict[str, Callable[[CheckResult], Marks]] = {
+    "raw uniqueness": lambda r: profile_marks(r, "raw"),
+    "lemma uniqueness": lambda r: profile_marks(r, "lemma"),
+    "verdict": verdict_marks,
+}
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A draft, what it truly is per counted character, and each reading of its check."""
+
+    draft: Draft
+    counted: np.ndarray  # the non-space characters
+    truth: np.ndarray  # per character: "new", "copied" or "rewritten"
+    kinds: np.ndarray
+    marks: dict[str, Marks]
+
+    @property
+    def new_share(self) -> float:
+        return float(np.mean(self.truth[self.counted] == "new"))
+
+
+def score(draft: Draft, result: CheckResult, readings: Sequence[str]) -> Scored:
+    counted = np.array([not c.isspace() for c in draft.text])
+    return Scored(
+        draft,
+        counted,
+        np.array(draft.labels()),
+        np.array(draft.kinds()),
+        {name: READINGS[name](result) for name in readings},
+    )
+
+
+def has_verdict(result: CheckResult) -> bool:
+    return getattr(result, "verdict", None) is not None
+
+
+# ---------------------------------------------------------------- the figures
+
+
+def pct(share: float) -> str:
+    return f"{share * 100:.1f}%"
+
+
+def error_rows(scored: Sequence[Scored], readings: Sequence[str]) -> list[list[str]]:
+    rows = []
+    for name in readings:
+        errors = [(s.marks[name].uniqueness - s.new_share) * 100 for s in scored]
+        mae = statistics.mean(abs(e) for e in errors)
+        rows.append([
+            f"`{name}`" if name != "verdict" else "**verdict**",
+            f"{mae:.1f}",
+            f"{statistics.mean(errors):+.1f}",
+            f"{max(abs(e) for e in errors):.1f}",
+            target_text(f"{MAE_TARGET:g}", higher=False),
+            verdict(mae, MAE_TARGET, higher=False),
+        ])  # fmt: skip
+    return rows
+
+
+def _precision_recall(scored: Sequence[Scored], name: str, label: str) -> tuple[float, float]:
+    hit = predicted = actual = 0
+    for s in scored:
+        marked = getattr(s.marks[name], label) & s.counted
+        true = (s.truth == label) & s.counted
+        hit += int(np.sum(marked & true))
+        predicted += int(np.sum(marked))
+        actual += int(np.sum(true))
+    return hit / max(predicted, 1), hit / max(actual, 1)
+
+
+def precision_rows(scored: Sequence[Scored], readings: Sequence[str]) -> list[list[str]]:
+    rows = []
+    fragments = {"lemma uniqueness": None, "raw uniqueness": "profile fragments (raw, lemma − raw)"}
+    for name in readings:
+        label = fragments.get(name, "verdict fragments")
+        if label is None:
+            continue
+        cells = [f"{p:.3f} / {r:.3f}" for p, r in (
+            _precision_recall(scored, name, "copied"), _precision_recall(scored, name, "rewritten")
+        )]  # fmt: skip
+        rows.append([label, *cells])
+    return rows
+
+
+def kind_rows(scored: Sequence[Scored], readings: Sequence[str]) -> list[list[str]]:
+    rows = []
+    for kind in KINDS:
+        where = [(s, (s.kinds == kind) & s.counted) for s in scored]
+        chars = sum(int(np.sum(w)) for _, w in where)
+        if not chars:
+            continue
+
+        def share(name: str, label: str, where: list = where, chars: int = chars) -> str:
+            got = sum(int(np.sum(getattr(s.marks[name], label) & w)) for s, w in where)
+            return pct(got / chars)
+
+        row = [kind, f"{chars:,}", share("raw uniqueness", "copied"),
+               share("raw uniqueness", "rewritten")]  # fmt: skip
+        if "verdict" in readings:
+            row += [share("verdict", "copied"), share("verdict", "rewritten")]
+        rows.append(row)
+    return rows
+
+
+def truth_summary(drafts: Sequence[Draft]) -> str:
+    shares = {label: [d.share(label) for d in drafts] for label in LABELS}
+    parts = [
+        f"{label} {statistics.mean(v) * 100:.0f}% (range {min(v) * 100:.0f}-{max(v) * 100:.0f}%)"
+        for label, v in shares.items()
+    ]
+    chars = sum(len(d.text) for d in drafts)
+    return f"{len(drafts)} drafts, {chars:,} characters; true shares: " + ", ".join(parts)
+
+
+# ---------------------------------------------------------------- the tricks
+
+
+def trick_texts(corpus: Corpus, count: int) -> list[str]:
+    """``count`` indexed articles of ``TRICK_MIN_CHARS`` characters or more, evenly spread."""
+    long = [t for _, t in sorted(corpus.indexed.items()) if len(t) >= TRICK_MIN_CHARS]
+    step = max(1, len(long) // count)
+    return long[::step][:count]
+
+
+def fake_uniqueness(index: Index, text: str) -> tuple[float, float | None]:
+    """The ``lemma`` uniqueness and the verdict's of an altered copy (1.0 where the check
+    finds too few words to check)."""
+    try:
+        result = canon.check(text, index)
+    except canon.TextTooShort:
+        return 1.0, 1.0
+    lemma = _profile(result, "lemma").uniqueness
+    return lemma, result.verdict.uniqueness if has_verdict(result) else None
+
+
+def trick_rows(index: Index, texts: Sequence[str], seed: int) -> list[list[str]]:
+    untouched = Trick("untouched copy", lambda text, seed=0: text, 0.0)
+    rows = []
+    for trick in (untouched, *TRICKS):
+        found = [fake_uniqueness(index, trick.alter(t, seed + i)) for i, t in enumerate(texts)]
+        lemma = statistics.mean(f[0] for f in found)
+        row = [trick.name, pct(lemma)]
+        if all(f[1] is not None for f in found):
+            fake = statistics.mean(f[1] for f in found)  # type: ignore[misc]
+            row += [pct(fake), target_text(f"{trick.target:.0%}", higher=False),
+                    verdict(fake, trick.target, higher=False)]  # fmt: skip
+        rows.append(row)
+    return rows
+
+
+# ---------------------------------------------------------------- the cost
+
+
+def shingles_only(text: str, index: Index) -> object:
+    """What a check cost before the verdict: every profile's shingle lookup and fragments."""
+    return canon.check(text, index)
+
+
+def latency_rows(index: Index, drafts: Sequence[Draft], repeats: int) -> list[list[str]]:
+    for draft in drafts[:2]:  # warm: pymorphy3's caches, SQLite's pages
+        canon.check(draft.text, index)
+    full, shingles = [], []
+    for draft in drafts:
+        steps = [
+            Step("full", lambda d=draft: canon.check(d.text, index), 1),
+            Step("shingles", lambda d=draft: shingles_only(d.text, index), 1),
+        ]
+        a, b = interleaved(steps, repeats)
+        full.append(a.median)
+        shingles.append(b.median)
+    ratio = median(full) / median(shingles)
+    return [
+        ["shingles only", f"{median(shingles) * 1000:.1f} ms", "", ""],
+        ["full check", f"{median(full) * 1000:.1f} ms", f"{ratio:.2f}×",
+         f"{verdict(ratio, LATENCY_TARGET, higher=False)} ({target_text('1.5×', higher=False)})"],
+    ]  # fmt: skip
+
+
+def size_rows(stored: Any, bare: Any) -> list[list[str]]:
+    return [
+        ["with stored text (default)", f"{stored.documents}", f"{stored.file_size / 2**20:.2f}",
+         f"{stored.bytes_per_document:,.0f}"],
+        ["`--no-store-text`", f"{bare.documents}", f"{bare.file_size / 2**20:.2f}",
+         f"{bare.bytes_per_document:,.0f}"],
+    ]  # fmt: skip
+
+
+# ---------------------------------------------------------------- the run
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argument_parser("benchmarks.verdict", __doc__)
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=SHARED_DATA,
+        help=f"folder holding {NEWS}/ (default: %(default)s)",
+    )
+    parser.add_argument("--quick", action="store_true", help="fewer drafts and texts, ~1 min")
+    parser.add_argument("--seed", type=int, default=SEED)
+    return parser.parse_args(argv)
+
+
+def print_drafts(scored: Sequence[Scored], readings: Sequence[str]) -> None:
+    print(f"## Labelled drafts\n\n{truth_summary([s.draft for s in scored])}\n")
+    print("Uniqueness against the true share of new text (points):\n")
+    print(table(["figure", "mean abs. error", "mean error", "max error", "target", ""],
+                error_rows(scored, readings)))  # fmt: skip
+    print("\nCharacter-level precision / recall:\n")
+    print(table(["marks", "copied", "rewritten"], precision_rows(scored, readings)))
+    print("\nShare of each kind of sentence marked (profile fragments: raw; lemma − raw):\n")
+    header = ["kind", "chars", "raw", "lemma only"]
+    if "verdict" in readings:
+        header += ["verdict: copied", "verdict: rewritten"]
+    print(table(header, kind_rows(scored, readings)))
+
+
+def run(folder: Path, args: argparse.Namespace, work: Path) -> None:
+    corpus = split_corpus(read_news(folder), args.seed)
+    records = write_records(corpus, work)
+    stored = build_index(records, work / "stored.db", store_text=True)
+    bare = build_index(records, work / "bare.db", store_text=False)
+    drafts = make_drafts(corpus, QUICK_DRAFTS if args.quick else DRAFTS, args.seed)
+    print(f"{len(corpus.indexed)} indexed articles, {len(corpus.fresh)} held-out sentences\n")
+    with Index(work / "stored.db", readonly=True) as index:
+        results = [canon.check(d.text, index) for d in drafts]
+        readings = [*list(READINGS)[:2], *(["verdict"] if has_verdict(results[0]) else [])]
+        print_drafts([score(d, r, readings) for d, r in zip(drafts, results)], readings)
+        texts = trick_texts(corpus, QUICK_TRICK_TEXTS if args.quick else TRICK_TEXTS)
+        print(f"\n## Tricks: fake uniqueness of altered copies of {len(texts)} indexed articles\n")
+        rows = trick_rows(index, texts, args.seed)
+        header = ["trick", "lemma uniqueness", "verdict uniqueness", "target", ""]
+        print(table(header[: len(rows[0])], rows))
+        count = QUICK_LATENCY_DRAFTS if args.quick else LATENCY_DRAFTS
+        repeats = QUICK_REPEATS if args.quick else REPEATS
+        print(f"\n## Cost\n\nCheck latency, p50 over {count} drafts ({repeats} runs each):\n")
+        print(table(["check", "p50", "ratio", ""], latency_rows(index, drafts[:count], repeats)))
+    print(f"\nIndex of {len(corpus.indexed)} articles:\n")
+    print(table(["index", "documents", "MB", "bytes/document"], size_rows(stored, bare)))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_args(argv)
+    elapsed = stopwatch()
+    folder = dataset(args.data, NEWS)
+    if folder is None:
+        print(f"## Verdict\n\nskipped: {args.data / NEWS} does not exist")
+        return
+    with tempfile.TemporaryDirectory(prefix="canon-verdict-") as work:
+        run(folder, args, Path(work))
+    print(f"\nTotal benchmark time: {elapsed():.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 
 import pymorphy3
 from razdel import sentenize
@@ -150,7 +151,7 @@ def hyphen_pairs(text: str, seed: int = 0) -> str:
     chars = list(text)
     words = list(_CYRILLIC_WORD.finditer(text))
     joined = False  # the previous word was joined to the one before it
-    for before, after in zip(words, words[1:]):
+    for before, after in pairwise(words):
         adjacent = text[before.end() : after.start()] == " "
         if adjacent and not joined:
             chars[before.end()] = "-"
@@ -183,7 +184,7 @@ def _is_proper(word: str) -> bool:
     if letters is None:
         return True
     parse = analyzer().parse(letters[0])[0]
-    return bool(_PROPER & set(parse.tag.grammemes)) or letters[0].isupper() and len(word) > 1
+    return bool(_PROPER & set(parse.tag.grammemes)) or (letters[0].isupper() and len(word) > 1)
 
 
 def _reorder(sentence: str, order: Callable[[list[str]], list[str]]) -> str:

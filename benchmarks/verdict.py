@@ -43,7 +43,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import statistics
 import tempfile
 from collections.abc import Callable, Sequence
@@ -71,7 +70,9 @@ from canon import CheckResult, Index
 
 SEED = 2026
 HOLDOUT = 0.25  # share of the articles never indexed: the new sentences come from them
-BOILERPLATE_RUN = 6  # a held-out sentence sharing this many words in a row with the index is not new
+BOILERPLATE_RUN = (
+    6  # a held-out sentence sharing this many words in a row with the index is not new
+)
 MIN_SOURCE_SENTENCES = 6
 DRAFTS, QUICK_DRAFTS = 150, 30
 TRICK_TEXTS, QUICK_TRICK_TEXTS = 40, 10
@@ -175,7 +176,9 @@ def make_drafts(corpus: Corpus, count: int, seed: int) -> list[Draft]:
 
 def write_records(corpus: Corpus, folder: Path) -> Path:
     records = folder / "news.jsonl"
-    lines = (json.dumps({"id": n, "text": t}, ensure_ascii=False) for n, t in corpus.indexed.items())
+    lines = (
+        json.dumps({"id": n, "text": t}, ensure_ascii=False) for n, t in corpus.indexed.items()
+    )
     records.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return records
 

@@ -38,8 +38,8 @@ from benchmarks._common import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = ("dedup", "extraction", "index", "quality", "sampling", "speed")
-SHARED = ("_common", "corpus", "data")
+SCRIPTS = ("dedup", "extraction", "index", "quality", "sampling", "speed", "verdict")
+SHARED = ("_common", "corpus", "data", "drafts", "tricks")
 
 
 class FakeTime:

@@ -226,8 +226,13 @@ class Draft:
 
 
 def _kinds(rng: random.Random) -> list[str]:
-    """10-18 kinds drawn with weights of a flat Dirichlet (α = 0.7), so shares vary widely."""
-    weights = [rng.gammavariate(0.7, 1.0) for _ in KINDS]
+    """10-18 kinds.  The weights of new, copied and rewritten text are drawn from a flat
+    Dirichlet (α = 0.8), so that drafts range from nearly all new to nearly all borrowed, and
+    each one's weight is split among its kinds by another (α = 1)."""
+    truths = {label: rng.gammavariate(0.8, 1.0) for label in LABELS}
+    split = {kind: rng.gammavariate(1.0, 1.0) for kind in KINDS}
+    within = {label: sum(split[k] for k in KINDS if TRUTH[k] == label) for label in LABELS}
+    weights = [truths[TRUTH[k]] * split[k] / within[TRUTH[k]] for k in KINDS]
     return rng.choices(KINDS, weights=weights, k=rng.randint(*SENTENCES))
 
 

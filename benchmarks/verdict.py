@@ -33,7 +33,7 @@ the others.
 
 Run from the repository root::
 
-    python -m benchmarks.verdict                # 150 drafts, tricks on 40 articles
+    python -m benchmarks.verdict                # 300 drafts, tricks on 40 articles
     python -m benchmarks.verdict --quick        # 30 drafts, tricks on 10 articles, ~1 min
     python -m benchmarks.verdict --data /path/to/data --seed 7
 """
@@ -74,7 +74,7 @@ BOILERPLATE_RUN = (
     6  # a held-out sentence sharing this many words in a row with the index is not new
 )
 MIN_SOURCE_SENTENCES = 6
-DRAFTS, QUICK_DRAFTS = 150, 30
+DRAFTS, QUICK_DRAFTS = 300, 30
 TRICK_TEXTS, QUICK_TRICK_TEXTS = 40, 10
 TRICK_MIN_CHARS = 600
 LATENCY_DRAFTS, QUICK_LATENCY_DRAFTS = 40, 12
@@ -293,6 +293,23 @@ def error_rows(scored: Sequence[Scored], readings: Sequence[str]) -> list[list[s
     return rows
 
 
+def part_rows(scored: Sequence[Scored], results: Sequence[CheckResult]) -> list[list[str]]:
+    """The verdict's copied and rewritten shares against the true ones."""
+    rows = []
+    for part in ("copied", "rewritten"):
+        truth = [float(np.mean(s.truth[s.counted] == part)) for s in scored]
+        found = [getattr(r.verdict, part) for r in results]
+        errors = [(f - t) * 100 for f, t in zip(found, truth)]
+        rows.append([
+            part,
+            f"{statistics.mean(truth) * 100:.1f}%",
+            f"{statistics.mean(found) * 100:.1f}%",
+            f"{statistics.mean(abs(e) for e in errors):.1f}",
+            f"{statistics.mean(errors):+.1f}",
+        ])  # fmt: skip
+    return rows
+
+
 def _precision_recall(scored: Sequence[Scored], name: str, label: str) -> tuple[float, float]:
     hit = predicted = actual = 0
     for s in scored:
@@ -437,11 +454,17 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def print_drafts(scored: Sequence[Scored], readings: Sequence[str]) -> None:
+def print_drafts(
+    scored: Sequence[Scored], results: Sequence[CheckResult], readings: Sequence[str]
+) -> None:
     print(f"## Labelled drafts\n\n{truth_summary([s.draft for s in scored])}\n")
     print("Uniqueness against the true share of new text (points):\n")
     print(table(["figure", "mean abs. error", "mean error", "max error", "target", ""],
                 error_rows(scored, readings)))  # fmt: skip
+    if "verdict" in readings:
+        print("\nThe verdict's parts against the true shares (points):\n")
+        header = ["part", "true share", "verdict", "mean abs. error", "mean error"]
+        print(table(header, part_rows(scored, results)))
     print("\nCharacter-level precision / recall:\n")
     print(table(["marks", "copied", "rewritten"], precision_rows(scored, readings)))
     print("\nShare of each kind of sentence marked (profile fragments: raw; lemma − raw):\n")
@@ -461,7 +484,8 @@ def run(folder: Path, args: argparse.Namespace, work: Path) -> None:
     with Index(work / "stored.db", readonly=True) as index:
         results = [canon.check(d.text, index) for d in drafts]
         readings = [*list(READINGS)[:2], *(["verdict"] if has_verdict(results[0]) else [])]
-        print_drafts([score(d, r, readings) for d, r in zip(drafts, results)], readings)
+        scored = [score(d, r, readings) for d, r in zip(drafts, results)]
+        print_drafts(scored, results, readings)
         texts = trick_texts(corpus, QUICK_TRICK_TEXTS if args.quick else TRICK_TEXTS)
         print(f"\n## Tricks: fake uniqueness of altered copies of {len(texts)} indexed articles\n")
         rows = trick_rows(index, texts, args.seed)

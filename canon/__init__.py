@@ -9,6 +9,7 @@ The stages, their rooms and their types::
         ┌───────────────────────────────────────────────────────────────┘
         ├─► comparison.py: compare, compare_table ──► Comparison, Table   (two texts)
         ├─► uniqueness.py: check(text, Index) ─────► CheckResult         (a draft vs an index)
+        │     attribution.py (sources ↔ fragments), verdict.py (copied, rewritten, unique)
         └─► sketch.py, lsh.py ─► dedup/: dedup_corpus ─► DedupResult      (a corpus)
 
 Around them: ``profile.py`` (the rules, ``Profile``), ``text/`` (normalization, tokens,
@@ -17,7 +18,7 @@ lemmas, word lists, quotations), ``index/`` (the SQLite index and ``add_sources`
 ``CanonError`` tree), ``report/`` (terminal, HTML, plot), ``cli/`` and ``web/``.
 """
 
-from .canonical import Canonical, canonicalize
+from .canonical import Canonical, Fragment, canonicalize
 from .comparison import Comparison, Table, TooShort, compare, compare_table
 from .errors import (
     CanonError,
@@ -40,9 +41,11 @@ from .shingle import shingle_hashes, shingles, token_hashes
 from .sources.documents import Document, read_source
 from .sources.fetch import FetchOptions
 from .text.tokenize import Fold
+from .text.tricks import Trick
 from .textstats import TextStats
 from .textstats import text_stats as stats
-from .uniqueness import CheckResult, check
+from .uniqueness import CheckResult, SourceMatch, check
+from .verdict import Verdict
 
 __version__ = "0.1.0"
 
@@ -59,6 +62,7 @@ __all__ = [
     "FetchError",
     "FetchOptions",
     "Fold",
+    "Fragment",
     "Index",
     "IndexFileError",
     "InputError",
@@ -67,10 +71,13 @@ __all__ = [
     "OutputError",
     "Profile",
     "ProfileError",
+    "SourceMatch",
     "Table",
     "TextStats",
     "TextTooShort",
     "TooShort",
+    "Trick",
+    "Verdict",
     "__version__",
     "add_sources",
     "canonicalize",

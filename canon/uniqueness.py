@@ -1,22 +1,24 @@
-"""How unique is a draft against an index: uniqueness, the sources it shares with, fragments.
+"""A draft and an index → one uniqueness verdict, its sources with their fragments, details.
 
 For each profile of the index, the draft is canonicalized under the same rules and cut into the
-same k-word windows.  A window is *borrowed* when its hash is in some indexed (and not
-excluded) document; uniqueness is the share of the draft's distinct shingles that are not.
-Per source: ``containment`` is the share of the draft's shingles found there, ``jaccard`` the
-usual set measure.  Borrowed windows are mapped back to characters of the draft through the
-token spans and merged into fragments.
+same k-word windows, and its shingles are looked up.  The per-profile figures are exact:
+``uniqueness`` is the share of the draft's distinct shingles found in no indexed (and not
+excluded) document; per source, ``containment`` is the share of the draft's shingles found
+there and ``jaccard`` the usual set measure.  Sources that explain too little of the draft and
+set phrases make no fragments (:mod:`canon.attribution`); the fragments of word-for-word
+profiles are *copied* text, those of the other profiles *rewritten* text, and the verdict
+(:mod:`canon.verdict`) weighs them over the draft's characters.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
+from .attribution import Attribution, attribute, fragment_owners, passages, windows_of
 from .canonical import Canonical, Fragment, canonicalize
 from .errors import IndexFileError, InputError, OptionError, TextTooShort
 from .exclusion import Exclusion
@@ -27,6 +29,8 @@ from .records import record_dict
 from .shingle import window_hashes
 from .sketch import estimate_jaccard, signature
 from .text.quotes import quoted_ranges
+from .text.tricks import Trick
+from .verdict import Verdict, verdict_of
 
 __all__ = [
     "CheckResult",
@@ -40,15 +44,37 @@ __all__ = [
 
 @dataclass(frozen=True)
 class SourceMatch:
+    """An indexed source that explains part of the draft.
+
+    ``shared``, ``containment`` and ``jaccard`` are the exact shingle measures; ``fragments``
+    are the draft's character ranges this source holds, and ``passages`` the ranges of the
+    source's own text they come from (``None`` when the index does not store its text).
+    """
+
     source: str
     title: str | None
     shared: int
     containment: float
     jaccard: float
     source_shingles: int
+    fragments: tuple[Fragment, ...] = ()
+    passages: tuple[Fragment, ...] | None = None
+    text: str | None = field(default=None, repr=False)  # the source's stored text
 
     def to_dict(self) -> dict[str, Any]:
-        return record_dict(self)
+        """The fields as plain data; passages also as the source's words (``excerpts``)."""
+        stored = self.passages is not None and self.text is not None
+        return record_dict(
+            self,
+            exclude=("fragments", "passages", "text"),
+            fragments=_ranges(self.fragments),
+            passages=_ranges(self.passages) if self.passages is not None else None,
+            excerpts=[self.text[f.start : f.end] for f in self.passages or ()] if stored else None,
+        )
+
+
+def _ranges(fragments: Sequence[Fragment]) -> list[list[int]]:
+    return [[f.start, f.end] for f in fragments]
 
 
 @dataclass(frozen=True)
@@ -66,6 +92,15 @@ class SimilarDocument:
 
 @dataclass(frozen=True)
 class ProfileCheck:
+    """The draft under one profile of the index.
+
+    ``uniqueness`` and ``borrowed`` are the exact shingle measures (a set phrase counts as
+    borrowed).  ``fragments`` are the ranges explained by listed-worthy sources,
+    ``fragment_sources`` the indices into ``sources`` of the sources of each fragment,
+    ``set_phrases`` the ranges found only as set phrases, ``left_out`` the ranges found only
+    in excluded sources.
+    """
+
     profile: str
     fingerprint: str
     k: int
@@ -77,6 +112,10 @@ class ProfileCheck:
     quoted_shingles: int = 0
     similar: tuple[SimilarDocument, ...] | None = None
     word_for_word: bool = False  # the profile's matches are copies, not rewrites
+    fragment_sources: tuple[tuple[int, ...], ...] = ()
+    set_phrases: tuple[Fragment, ...] = ()
+    left_out: tuple[Fragment, ...] = ()
+    tricks: tuple[Trick, ...] = ()
 
     @property
     def uniqueness(self) -> float:
@@ -93,18 +132,28 @@ class ProfileCheck:
             "borrowed_shingles": self.borrowed,
             "quoted_shingles": self.quoted_shingles,
             "sources": [s.to_dict() for s in self.sources],
-            "fragments": [[f.start, f.end] for f in self.fragments],
+            "fragments": _ranges(self.fragments),
+            "fragment_sources": [list(owners) for owners in self.fragment_sources],
+            "set_phrases": _ranges(self.set_phrases),
             "similar": None if self.similar is None else [d.to_dict() for d in self.similar],
         }
 
 
 @dataclass(frozen=True)
 class CheckResult:
+    """A draft's check: the verdict, the tricks repaired, and the details per profile."""
+
     text: str
     profiles: tuple[ProfileCheck, ...] = field(default=())
+    verdict: Verdict | None = None
+    tricks: tuple[Trick, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"profiles": [p.to_dict() for p in self.profiles]}
+        return {
+            "verdict": None if self.verdict is None else self.verdict.to_dict(),
+            "tricks": [t.to_dict() for t in self.tricks],
+            "profiles": [p.to_dict() for p in self.profiles],
+        }
 
 
 def _windows_in_quotes(
@@ -157,12 +206,12 @@ class _Draft:
     quoted: int  # distinct shingles found only inside quotations
 
 
-def _draft(text: str, indexed: IndexedProfile, skip_quotes: bool) -> _Draft:
+def _draft(text: str, indexed: IndexedProfile, skip_quotes: bool, name: str) -> _Draft:
     canonical = canonicalize(text, profile_of(indexed))
     k, step = indexed.k, indexed.step
     hashes = window_hashes(canonical.tokens, k, step)
     if len(hashes) == 0:
-        raise TextTooShort(len(canonical), k, "draft")
+        raise TextTooShort(len(canonical), k, name)
     keep = hashes % np.uint64(indexed.sample) == 0
     quoted = 0
     if skip_quotes:
@@ -178,14 +227,27 @@ def _draft(text: str, indexed: IndexedProfile, skip_quotes: bool) -> _Draft:
             else "all its shingles are inside quotations"
         )
         raise InputError(
-            f"the draft cannot be checked under {indexed.name}: {reason}",
-            source="draft",
+            f"{name} cannot be checked under {indexed.name}: {reason}",
+            source=name,
             reason="sampling" if sampled else "all-quoted",
         )
     return _Draft(canonical, hashes, keep, distinct, quoted)
 
 
 Names = dict[int, tuple[str, str | None]]
+Rows = list[tuple[int, int]]
+
+_PASSAGE_SOURCES = 50  # sources whose own passages are worked out, at most
+
+
+@dataclass(frozen=True)
+class _Found:
+    """What the index holds of the draft's shingles under one profile."""
+
+    rows: Rows  # (hash, doc) of the sources not excluded
+    excluded: Rows  # (hash, doc) of the excluded sources
+    frequent: set[int]  # set phrases: hashes in more than ``common`` documents
+    names: Names  # the documents named so far
 
 
 def _postings(
@@ -193,24 +255,25 @@ def _postings(
     indexed: IndexedProfile,
     distinct: np.ndarray,
     exclude: Exclusion,
-    max_postings: int | None,
-) -> tuple[list[tuple[int, int]], set[int], Names]:
-    """``(hash, doc)`` rows of the sources not excluded, the hashes too common to credit, and
-    the names of the documents looked up so far."""
-    rows, frequent = index.postings(indexed, distinct, max_postings)
+    common: int | None,
+) -> _Found:
+    rows, frequent = index.postings(indexed, distinct, common)
     names: Names = {}
+    excluded: Rows = []
     if exclude:
         names = index.sources({doc for _, doc in rows})
         allowed = {doc for doc, (source, _) in names.items() if not exclude(source)}
+        excluded = [(h, doc) for h, doc in rows if doc not in allowed]
         rows = [(h, doc) for h, doc in rows if doc in allowed]
-    return rows, frequent, names
+    return _Found(rows, excluded, frequent, names)
 
 
 def _top_sources(
-    index: Index, indexed: IndexedProfile, shared: Counter[int], names: Names, n: int, top: int
-) -> tuple[SourceMatch, ...]:
-    """The ``top`` sources by shared shingles; details are fetched only for those that can
-    make the list."""
+    index: Index, indexed: IndexedProfile, explained: Attribution, names: Names, n: int, top: int
+) -> list[tuple[int, SourceMatch]]:
+    """The ``top`` explaining sources by shared shingles, with their measures; details are
+    fetched only for those that can make the list."""
+    shared = {doc: len(hashes) for doc, hashes in explained.shared.items()}
     counts = sorted(shared.values(), reverse=True)
     cutoff = counts[top - 1] if len(counts) >= top else 1
     detailed = [doc for doc, count in shared.items() if count >= cutoff]
@@ -218,37 +281,71 @@ def _top_sources(
     sizes = index.shingle_counts(indexed, detailed)
     matches = sorted(
         (
-            SourceMatch(
+            (doc, SourceMatch(
                 names[doc][0], names[doc][1], count, count / n,
                 count / (n + sizes[doc] - count), sizes[doc],
-            )
+            ))
             for doc, count in shared.items()
             if doc in sizes
         ),
-        key=lambda m: (-m.shared, -m.jaccard, m.source),
+        key=lambda item: (-item[1].shared, -item[1].jaccard, item[1].source),
     )  # fmt: skip
-    return tuple(matches[:top])
+    return matches[:top]
+
+
+def _with_fragments(
+    index: Index,
+    indexed: IndexedProfile,
+    draft: _Draft,
+    explained: Attribution,
+    listed: list[tuple[int, SourceMatch]],
+) -> tuple[SourceMatch, ...]:
+    """The listed sources with their fragments in the draft and passages in their text."""
+    texts = index.texts(doc for doc, _ in listed[:_PASSAGE_SOURCES])
+    result = []
+    for doc, match in listed:
+        hashes = explained.shared[doc]
+        starts = windows_of(draft.hashes, draft.keep, hashes) * indexed.step
+        own = draft.canonical.fragments(starts, indexed.k)
+        text = texts.get(doc)
+        theirs = passages(text, indexed, hashes) if text is not None else None
+        result.append(replace(match, fragments=own, passages=theirs, text=text))
+    return tuple(result)
+
+
+def _ranges_of(draft: _Draft, indexed: IndexedProfile, found: np.ndarray) -> tuple[Fragment, ...]:
+    starts = windows_of(draft.hashes, draft.keep, found) * indexed.step
+    return draft.canonical.fragments(starts, indexed.k)
 
 
 def _check_profile(
     text: str,
     index: Index,
     indexed: IndexedProfile,
-    exclude: Exclusion,
-    skip_quotes: bool,
-    top: int,
-    similar: float | None,
-    max_postings: int | None,
+    rules: _Rules,
 ) -> ProfileCheck:
-    draft = _draft(text, indexed, skip_quotes)
-    rows, frequent, names = _postings(index, indexed, draft.distinct, exclude, max_postings)
-    borrowed = {h for h, _ in rows} | frequent
+    draft = _draft(text, indexed, rules.skip_quotes, rules.name)
+    found = _postings(index, indexed, draft.distinct, rules.exclude, rules.common)
+    borrowed = {h for h, _ in found.rows} | found.frequent
     n = len(draft.distinct)
-    matches = _top_sources(index, indexed, Counter(doc for _, doc in rows), names, n, top)
-    found = np.fromiter(borrowed, dtype=np.int64, count=len(borrowed))
-    hit = draft.keep & np.isin(draft.hashes.view(np.int64), found)
-    fragments = draft.canonical.fragments(np.flatnonzero(hit) * indexed.step, indexed.k)
-    near = None if similar is None else _similar(index, indexed, draft.distinct, similar, exclude)
+    explained = attribute(found.rows, rules.min_shared)
+    listed = _top_sources(index, indexed, explained, found.names, n, rules.top)
+    sources = _with_fragments(index, indexed, draft, explained, listed)
+    fragments = _ranges_of(draft, indexed, explained.credited)
+    frequent = np.fromiter(found.frequent, dtype=np.int64, count=len(found.frequent))
+    phrases = np.setdiff1d(frequent.view(np.uint64), explained.credited)
+    known = np.union1d(explained.credited, frequent.view(np.uint64))
+    elsewhere = np.setdiff1d(attribute(found.excluded, rules.min_shared).credited, known)
+    if len(elsewhere) and np.isin(draft.distinct, elsewhere).all():
+        raise InputError(
+            f"{rules.name} has nothing left to check: all its text is quoted or found only in "
+            "excluded sources",
+            source=rules.name,
+            reason="nothing-counted",
+        )
+    near = None
+    if rules.similar is not None:
+        near = _similar(index, indexed, draft.distinct, rules.similar, rules.exclude)
     return ProfileCheck(
         indexed.name,
         indexed.fingerprint,
@@ -256,11 +353,97 @@ def _check_profile(
         len(draft.canonical),
         n,
         len(borrowed),
-        matches,
+        sources,
         fragments,
         draft.quoted,
         near,
         draft.canonical.profile.word_for_word,
+        fragment_owners(fragments, [s.fragments for s in sources]),
+        _ranges_of(draft, indexed, phrases),
+        _ranges_of(draft, indexed, elsewhere),
+        draft.canonical.tricks,
+    )
+
+
+@dataclass(frozen=True)
+class _Rules:
+    """How a check counts: the options every profile's check shares."""
+
+    exclude: Exclusion
+    skip_quotes: bool
+    top: int
+    similar: float | None
+    common: int | None
+    min_shared: int
+    name: str
+
+
+def _chosen(index: Index, profiles: Sequence[str] | None) -> list[IndexedProfile]:
+    """The index's profiles, or the ones named; an empty index or an unknown name refused."""
+    available = index.profiles()
+    if not available:
+        raise IndexFileError(
+            f"{index.path}: the index is empty; add documents first",
+            path=index.path,
+            reason="empty",
+        )
+    if not profiles:
+        return available
+    by_name = {p.name: p for p in available}
+    unknown = [name for name in profiles if name not in by_name]
+    if unknown:
+        built = ", ".join(f"{p.name} ({p.fingerprint}, k={p.k})" for p in available)
+        raise IndexFileError(
+            f"{index.path}: was built with {built}, not with {unknown[0]}: "
+            "check with the index's profiles or build another index",
+            path=index.path,
+            reason="rules",
+        )
+    return [by_name[name] for name in profiles]
+
+
+def _check_options(similar: float | None, common: int | None, min_shared: int) -> None:
+    if similar is not None and not 0 < similar <= 1:
+        raise OptionError("similar", f"must be a Jaccard in (0, 1], got {similar}", value=similar)
+    if common is not None and common < 1:
+        raise OptionError("common", f"must be a number of documents, 1 or more, got {common}",
+                          value=common)  # fmt: skip
+    if min_shared < 1:
+        raise OptionError(
+            "min_shared", f"must be 1 or more shingles, got {min_shared}", value=min_shared
+        )
+
+
+def _formula(profiles: Sequence[ProfileCheck], rules: _Rules) -> str:
+    def named(checks: list[ProfileCheck]) -> str:
+        return ", ".join(f"{p.profile} ({p.fingerprint}, k={p.k})" for p in checks) or "none"
+
+    exact = [p for p in profiles if p.word_for_word]
+    inexact = [p for p in profiles if not p.word_for_word]
+    common = "" if rules.common is None else f"; a shingle in more than {rules.common} "
+    common += "indexed documents is a set phrase and counts for none" if common else ""
+    return (
+        "uniqueness = 1 − copied − rewritten, as shares of the draft's letters and digits; "
+        f"copied: inside shingles matched word for word under {named(exact)}; "
+        f"rewritten: inside shingles matched only under {named(inexact)}; "
+        f"a source counts when it holds at least {rules.min_shared} of the draft's shingles"
+        f"{common}"
+    )
+
+
+def _verdict(text: str, checks: Sequence[ProfileCheck], rules: _Rules) -> Verdict:
+    copied = [f for p in checks if p.word_for_word for f in p.fragments]
+    rewritten = [f for p in checks if not p.word_for_word for f in p.fragments]
+    left_out = [f for p in checks for f in p.left_out]
+    if rules.skip_quotes:
+        left_out += quoted_ranges(text)
+    return verdict_of(
+        text,
+        name=rules.name,
+        copied=copied,
+        rewritten=rewritten,
+        left_out=left_out,
+        formula=_formula(checks, rules),
     )
 
 
@@ -273,42 +456,30 @@ def check(
     skip_quotes: bool = False,
     top: int = 10,
     similar: float | None = None,
-    max_postings: int | None = 1000,
+    common: int | None = 1000,
+    min_shared: int = 3,
+    name: str = "draft",
 ) -> CheckResult:
-    """Check ``text`` against ``index`` under each of its profiles (or the ones named).
+    """Check ``text`` against ``index`` under each of its profiles (or the ones named): one
+    verdict over the draft's characters, the tricks repaired, and the details per profile.
+
+    A source counts when it holds at least ``min_shared`` of the draft's shingles.  A shingle
+    held by more than ``common`` indexed documents is a set phrase: it counts as borrowed in
+    the per-profile shingle figures, but it is credited to no source and makes no fragment
+    (it identifies none), which keeps a check fast however large the index.  ``common=None``
+    credits every shingle.
 
     With ``similar``, also list the indexed documents whose whole shingle set has Jaccard at
-    least ``similar`` with the draft's: LSH candidates, verified exactly.
-
-    A shingle held by more than ``max_postings`` indexed documents is a set phrase: it counts
-    as borrowed, but is credited to no source (it identifies none), which keeps a check fast
-    however large the index.  ``max_postings=None`` credits every shingle.
+    least ``similar`` with the draft's: LSH candidates, verified exactly.  ``name`` is how
+    messages name the draft (its file or URL).
     """
-    available = index.profiles()
-    if not available:
-        raise IndexFileError(
-            f"{index.path}: the index is empty; add documents first",
-            path=index.path,
-            reason="empty",
-        )
-    chosen = available
-    if profiles:
-        by_name = {p.name: p for p in available}
-        unknown = [name for name in profiles if name not in by_name]
-        if unknown:
-            built = ", ".join(f"{p.name} ({p.fingerprint}, k={p.k})" for p in available)
-            raise IndexFileError(
-                f"{index.path}: was built with {built}, not with {unknown[0]}: "
-                "check with the index's profiles or build another index",
-                path=index.path,
-                reason="rules",
-            )
-        chosen = [by_name[name] for name in profiles]
-    excluder = Exclusion(exclude)
-    if similar is not None and not 0 < similar <= 1:
-        raise OptionError("similar", f"must be a Jaccard in (0, 1], got {similar}", value=similar)
-    results = tuple(
-        _check_profile(text, index, p, excluder, skip_quotes, top, similar, max_postings)
-        for p in chosen
-    )
-    return CheckResult(text, results)
+    chosen = _chosen(index, profiles)
+    _check_options(similar, common, min_shared)
+    rules = _Rules(Exclusion(exclude), skip_quotes, top, similar, common, min_shared, name)
+    checks = tuple(_check_profile(text, index, p, rules) for p in chosen)
+    tricks = tuple(sorted({t for p in checks for t in p.tricks}, key=_trick_order))
+    return CheckResult(text, checks, _verdict(text, checks, rules), tricks)
+
+
+def _trick_order(trick: Trick) -> tuple[int, int, str]:
+    return trick.start, trick.end, trick.kind

@@ -85,7 +85,7 @@ draft_texts = st.lists(st.sampled_from(SENTENCES), min_size=2, max_size=6).map("
 def test_check_equals_brute_force(corpus, draft: str) -> None:
     db, docs = corpus
     with Index(db, readonly=True) as index:
-        result = canon.check(draft, index, top=1000)
+        result = canon.check(draft, index, top=1000, min_shared=1)
     for profile in result.profiles:
         uniqueness, per_source = brute_force(draft, docs, profile.profile, 4)
         assert profile.uniqueness == pytest.approx(uniqueness)
@@ -168,8 +168,10 @@ def test_exclude_by_source_domain_and_regex(tmp_path: Path) -> None:
         "https://blog.client.ru/tea",
     }
     with Index(db, readonly=True) as index:
-        result = canon.check(text, index, exclude=["client.ru", "rival.ru", "draft-7"])
-        assert result.profiles[0].uniqueness == 1.0
+        # A draft found only in excluded sources has nothing left to count.
+        with pytest.raises(canon.InputError, match="nothing left to check") as left:
+            canon.check(text, index, exclude=["client.ru", "rival.ru", "draft-7"])
+        assert left.value.source == "draft"
         with pytest.raises(canon.OptionError, match="not a valid regular expression") as info:
             canon.check(text, index, exclude=["re:("])
         assert info.value.option == "exclude"
@@ -189,7 +191,7 @@ def test_readd_skips_unchanged_and_replaces_changed(tmp_path: Path) -> None:
         third = canon.add_sources(index, [str(tmp_path / "docs")], profiles, k=3)
         assert (first.added, again.skipped, third.replaced, third.skipped) == (5, 5, 1, 4)
         assert index.stats().documents == 5
-        result = canon.check("выращивании томатов на балконе летом", index)
+        result = canon.check("выращивании томатов на балконе летом", index, min_shared=1)
         assert [m.source for m in result.profiles[0].sources] == [changed_path]
         old = canon.check(docs[changed_path], index).profiles[0]
         assert changed_path not in {m.source for m in old.sources}
@@ -357,10 +359,15 @@ def test_set_phrases_count_as_borrowed_but_credit_no_source(corpus) -> None:
     db, docs = corpus
     draft = " ".join(sorted(docs.values())[:2])
     with Index(db, readonly=True) as index:
-        exact = canon.check(draft, index, max_postings=None, top=1000).profiles[0]
-        capped = canon.check(draft, index, max_postings=2, top=1000).profiles[0]
+        exact = canon.check(draft, index, common=None, top=1000, min_shared=1).profiles[0]
+        capped = canon.check(draft, index, common=2, top=1000, min_shared=1).profiles[0]
     assert capped.uniqueness == exact.uniqueness  # every borrowed shingle still counts
-    assert capped.fragments == exact.fragments
+    assert capped.set_phrases and not exact.set_phrases
+    # A set phrase makes no fragment: what it alone covers is marked as a set phrase only.
+    marked = {i for f in capped.fragments for i in range(f.start, f.end)}
+    every = {i for f in exact.fragments for i in range(f.start, f.end)}
+    phrases = {i for f in capped.set_phrases for i in range(f.start, f.end)}
+    assert marked < every and every - marked <= phrases
     credited = {m.source: m.shared for m in capped.sources}
     assert sum(credited.values()) < sum(m.shared for m in exact.sources)
     assert all(credited.get(m.source, 0) <= m.shared for m in exact.sources)

@@ -48,7 +48,35 @@ __all__ = ["check_command"]
     "--min-uniqueness",
     type=click.FloatRange(0, 100),
     default=None,
-    help="Exit 1 when a draft's uniqueness (%) falls below this under any profile.",
+    help="Exit 1 when a draft's uniqueness (%, the verdict's figure) falls below this.",
+)
+@click.option(
+    "--min-shared",
+    type=int,
+    default=3,
+    show_default=True,
+    metavar="N",
+    help="List a source only when it holds at least N of the draft's shingles.",
+)
+@click.option(
+    "--common",
+    type=int,
+    default=1000,
+    show_default=True,
+    metavar="DOCS",
+    help="A shingle found in more than DOCS indexed documents is a set phrase: it credits "
+    "no source and makes no fragment.",
+)
+@click.option(
+    "--details", is_flag=True, help="Also print the shingle figures and sources per profile."
+)
+@click.option(
+    "--source",
+    "source_number",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Show the draft beside source N of the list, with their shared fragments.",
 )
 @click.option(
     "--top",
@@ -79,6 +107,10 @@ def check_command(
     exclude: tuple[str, ...],
     skip_quotes: bool,
     min_uniqueness: float | None,
+    min_shared: int,
+    common: int,
+    details: bool,
+    source_number: int | None,
     top: int,
     similar: float | None,
     as_json: bool,
@@ -98,23 +130,29 @@ def check_command(
                 skip_quotes=skip_quotes,
                 top=top,
                 similar=similar,
+                common=common,
+                min_shared=min_shared,
+                name=doc.source,
             )
-            _print(result, doc, as_json)
+            _print(result, doc, as_json, details, source_number)
             if html_path:
                 _write_html(result, doc, html_path, number)
-            lowest = min(p.uniqueness for p in result.profiles) * 100
-            below = below or (min_uniqueness is not None and lowest < min_uniqueness)
+            assert result.verdict is not None
+            figure = result.verdict.uniqueness * 100
+            below = below or (min_uniqueness is not None and figure < min_uniqueness)
     if below:
         sys.exit(Outcome.BELOW_BAR)
 
 
-def _print(result: CheckResult, doc: Document, as_json: bool) -> None:
+def _print(
+    result: CheckResult, doc: Document, as_json: bool, details: bool, source: int | None
+) -> None:
     if as_json:
         click.echo(json.dumps({"draft": doc.to_dict(), **result.to_dict()}, ensure_ascii=False))
     else:
         from .. import report
 
-        report.print_check(result, doc)
+        report.print_check(result, doc, details=details, source=source)
 
 
 def _write_html(result: CheckResult, doc: Document, path: Path, number: int) -> None:

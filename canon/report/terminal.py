@@ -15,6 +15,7 @@ from rich.text import Text
 
 from ..canonical import Canonical
 from ..comparison import Table
+from ..errors import OptionError
 from ..profile import Profile
 from ..sources.documents import Document
 from ..text.tokenize import Fold
@@ -24,19 +25,25 @@ from .model import (
     EXACT,
     METRICS,
     REWRITE,
+    CheckView,
     NearRow,
+    Run,
+    SourceView,
+    TrickRow,
     UniquenessRow,
+    VerdictRow,
     check_runs,
+    check_view,
     describe,
     method_label,
     metric_rows,
     profile_rows,
     stats_rows,
-    uniqueness_rows,
 )
 
 __all__ = [
     "describe",
+    "marked_runs",
     "marked_text",
     "print_check",
     "print_profiles",
@@ -149,8 +156,13 @@ _STYLES = {EXACT: "bold white on red", REWRITE: "black on yellow"}
 
 def marked_text(result: CheckResult) -> str:
     """The draft with ``[[copied]]`` and ``{{rewritten}}`` fragments marked, for plain output."""
+    return marked_runs(check_runs(result))
+
+
+def marked_runs(runs: Sequence[Run]) -> str:
+    """Runs with ``[[copied]]`` and ``{{rewritten}}`` marks, for plain output."""
     out = []
-    for run in check_runs(result):
+    for run in runs:
         opening, closing = _MARKS.get(run.level, ("", ""))
         out.append(f"{opening}{run.text}{closing}")
     return "".join(out)
@@ -187,41 +199,101 @@ def _near_grid(near: Sequence[NearRow]) -> RichTable:
     return grid
 
 
-def _print_draft(console: Console, result: CheckResult) -> None:
+def _print_runs(console: Console, title: str, runs: Sequence[Run]) -> None:
+    """A text with its marks: colours on a terminal, ``[[…]]`` and ``{{…}}`` otherwise."""
     if not console.is_terminal:
-        click.echo("\nDraft ([[copied word for word]], {{found after lemmatization}}):")
-        click.echo(marked_text(result))
+        click.echo(f"\n{title} ([[copied word for word]], {{{{found after lemmatization}}}}):")
+        click.echo(marked_runs(runs))
         return
     text = Text()
-    for run in check_runs(result):
+    for run in runs:
         text.append(run.text, style=_STYLES.get(run.level, ""))
     console.print(
-        "\n[bold]Draft[/] ([white on red]copied word for word[/], "
+        f"\n[bold]{escape(title)}[/] ([white on red]copied word for word[/], "
         "[black on yellow]found after lemmatization[/])"
     )
     console.print(text)
 
 
-def print_check(result: CheckResult, doc: Document) -> None:
-    console = _console()
-    console.print(_document_lines("Draft", doc))
-    rows = uniqueness_rows(result)
-    console.print()
-    console.print(_uniqueness_grid(rows))
-    for row in rows:
+def _verdict_lines(row: VerdictRow) -> str:
+    return (
+        f"[bold]uniqueness {row.uniqueness}[/]   copied {row.copied} · rewritten "
+        f"{row.rewritten}   ({row.chars} letters and digits)"
+    )
+
+
+def _tricks_grid(tricks: Sequence[TrickRow]) -> RichTable:
+    grid = _grid()
+    for title in ("trick", "at", "written", "read as"):
+        grid.add_column(title, justify="right" if title == "at" else "left")
+    for t in tricks:
+        grid.add_row(t.kind, str(t.start), escape(t.original), escape(t.repaired))
+    return grid
+
+
+def _merged_sources_grid(sources: Sequence[SourceView]) -> RichTable:
+    grid = _grid()
+    for title in ("#", "source", "share of draft", "shared shingles"):
+        grid.add_column(title, justify="left" if title == "source" else "right")
+    for s in sources:
+        grid.add_row(str(s.number), _titled(s.source, s.title), s.share, s.shared)
+    return grid
+
+
+def _print_details(console: Console, view: CheckView) -> None:
+    console.print("\n[bold]Shingles per profile[/]")
+    console.print(_uniqueness_grid(view.profiles))
+    for row in view.profiles:
         if row.sources:
             console.print(f"\n[bold]Sources ({row.profile})[/]")
             console.print(_sources_grid(row))
-    for row in rows:
+
+
+def _print_source(console: Console, view: CheckView, number: int) -> None:
+    if not 1 <= number <= len(view.sources):
+        raise OptionError(
+            "source",
+            f"must be the number of a listed source (1 to {len(view.sources)}), got {number}",
+            value=number,
+        )
+    source = view.sources[number - 1]
+    _print_runs(console, f"Draft, fragments shared with source {number}", source.draft)
+    if source.passages is None:
+        console.print(f"\n[dim]The index does not store the text of {escape(source.source)}.[/]")
+    else:
+        _print_runs(console, f"Source {number}: {source.source}", source.passages)
+
+
+def print_check(
+    result: CheckResult, doc: Document, *, details: bool = False, source: int | None = None
+) -> None:
+    """A check: the verdict first, the tricks, the sources, then the marked draft (or, with
+    ``source``, the draft beside that source); ``details`` adds the per-profile figures."""
+    console = _console()
+    view = check_view(result, doc)
+    console.print(_document_lines("Draft", doc))
+    if view.verdict is not None:
+        console.print()
+        console.print(_verdict_lines(view.verdict))
+    if view.tricks:
+        console.print(f"\n[bold]Tricks seen through ({len(view.tricks)})[/]")
+        console.print(_tricks_grid(view.tricks))
+    if view.sources:
+        console.print("\n[bold]Sources[/]")
+        console.print(_merged_sources_grid(view.sources))
+    if details:
+        _print_details(console, view)
+    for row in view.profiles:
         if row.similar is None:
             continue
         console.print(f"\n[bold]Near-duplicates of the whole draft ({row.profile})[/]")
         console.print(_near_grid(row.similar) if row.similar else "[dim]none at this threshold[/]")
-    _print_draft(console, result)
-    console.print(
-        "[dim]uniqueness = share of the draft's distinct shingles found in no indexed "
-        "source; share of draft = shared / draft shingles.[/]"
-    )
+    if source is None:
+        _print_runs(console, "Draft", view.text)
+    else:
+        _print_source(console, view, source)
+    if view.verdict is not None:
+        console.print(f"[dim]{escape(view.verdict.formula)}.[/]")
 
 
 # --------------------------------------------------------------------------- stats

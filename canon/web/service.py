@@ -160,6 +160,8 @@ def check_draft(
     skip_quotes: bool = False,
     top: int = 10,
     similar: float | None = None,
+    min_shared: int = 3,
+    common: int = 1000,
 ) -> CheckResult:
     """``check`` of a draft against the index, opened read-only unless ``writable``."""
     try:
@@ -171,6 +173,8 @@ def check_draft(
                 skip_quotes=skip_quotes,
                 top=top,
                 similar=similar,
+                min_shared=min_shared,
+                common=common,
             )
     except CanonError as exc:
         raise field_error(exc, "draft") from exc

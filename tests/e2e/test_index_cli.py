@@ -79,7 +79,55 @@ def test_min_uniqueness_gates_and_several_drafts(tmp_path: Path, examples: Path)
     assert failing.returncode == 1
     excluded = canon_cli("check", drafts[1], "--index", db, "--min-uniqueness", "90",
                          "--exclude", str(examples / "original.txt"))  # fmt: skip
-    assert excluded.returncode == 0
+    # The draft is all in the excluded source: nothing is left to count, and it says so.
+    assert excluded.returncode == 2
+    assert excluded.stderr.strip() == (
+        f"canon: error: {drafts[1]} has nothing left to check: all its text is quoted or "
+        "found only in excluded sources"
+    )
+
+
+def test_the_verdict_sources_and_one_source_beside_the_draft(
+    tmp_path: Path, examples: Path
+) -> None:
+    db = str(tmp_path / "c.db")
+    garden = Path(__file__).parents[1] / "fixtures" / "site" / "article-garden.txt"
+    canon_cli("index", "add", db, str(examples / "original.txt"), str(garden))
+    draft = str(examples / "rewrite.txt")
+    result = json.loads(canon_cli("check", draft, "--index", db, "--json").stdout)
+    verdict = result["verdict"]
+    assert verdict["uniqueness"] == pytest.approx(1 - verdict["copied"] - verdict["rewritten"])
+    assert 0 < verdict["copied"] < verdict["rewritten"] and verdict["chars"] > 2000
+    assert "raw" in verdict["formula"] and "lemma" in verdict["formula"]
+    assert {t["kind"] for t in result["tricks"]} == {"lookalike"}
+    lemma = next(p for p in result["profiles"] if p["profile"] == "lemma")
+    top = lemma["sources"][0]
+    assert top["source"] == str(examples / "original.txt") and top["fragments"]
+    assert all(len(owners) >= 1 for owners in lemma["fragment_sources"])
+
+    plain = canon_cli("check", draft, "--index", db).stdout
+    first = plain.index("uniqueness")
+    assert first < plain.index("Sources") < plain.index("Draft (")
+    assert "Shingles per profile" not in plain
+    assert "Shingles per profile" in canon_cli("check", draft, "--index", db, "--details").stdout
+    beside = canon_cli("check", draft, "--index", db, "--source", "1").stdout
+    assert f"Source 1: {examples / 'original.txt'}" in beside
+    assert "[[Чай кажется самым простым" in beside.split("Source 1:")[1]
+
+
+@pytest.mark.parametrize(
+    ("args", "flag"),
+    [(["--min-shared", "0"], "--min-shared"), (["--common", "-1"], "--common"),
+     (["--source", "9"], "--source")],
+)  # fmt: skip
+def test_bad_check_options_are_one_line_naming_the_flag(
+    tmp_path: Path, examples: Path, args: list[str], flag: str
+) -> None:
+    db = str(tmp_path / "c.db")
+    canon_cli("index", "add", db, str(examples / "original.txt"))
+    done = canon_cli("check", str(examples / "rewrite.txt"), "--index", db, *args)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and flag in done.stderr, done.stderr
 
 
 def test_failed_sources_are_listed_and_exit_3(tmp_path: Path) -> None:

@@ -36,7 +36,9 @@ from .rows import (
     ProfileRow,
     SourceRow,
     Statistics,
+    TrickRow,
     UniquenessRow,
+    VerdictRow,
     describe,
     document_row,
     method_label,
@@ -45,9 +47,11 @@ from .rows import (
     profile_rows,
     statistics,
     stats_rows,
+    trick_rows,
     uniqueness_rows,
+    verdict_row,
 )
-from .views import CheckView, CompareView, check_view, compare_view
+from .views import CheckView, CompareView, SourceView, check_view, compare_view
 
 __all__ = [
     "EXACT",
@@ -64,8 +68,11 @@ __all__ = [
     "ProfileRow",
     "Run",
     "SourceRow",
+    "SourceView",
     "Statistics",
+    "TrickRow",
     "UniquenessRow",
+    "VerdictRow",
     "Window",
     "check_runs",
     "check_view",
@@ -84,6 +91,8 @@ __all__ = [
     "shared_windows",
     "statistics",
     "stats_rows",
+    "trick_rows",
     "twin_ids",
     "uniqueness_rows",
+    "verdict_row",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...comparison import Comparison, Table
@@ -9,8 +10,11 @@ from ...errors import CanonError
 from ...profile import Profile
 from ...sources.documents import Document
 from ...sources.fetch import is_url
+from ...text.normalize import IGNORABLE
+from ...text.tricks import Trick
 from ...textstats import TextStats, text_stats
 from ...uniqueness import CheckResult, SimilarDocument, SourceMatch
+from ...verdict import Verdict
 
 __all__ = [
     "METRICS",
@@ -21,7 +25,9 @@ __all__ = [
     "ProfileRow",
     "SourceRow",
     "Statistics",
+    "TrickRow",
     "UniquenessRow",
+    "VerdictRow",
     "describe",
     "document_row",
     "method_label",
@@ -30,7 +36,9 @@ __all__ = [
     "profile_rows",
     "statistics",
     "stats_rows",
+    "trick_rows",
     "uniqueness_rows",
+    "verdict_row",
 ]
 
 METRICS = ("Jaccard", "Dice", "A in B", "B in A")
@@ -138,6 +146,63 @@ def uniqueness_rows(result: CheckResult) -> tuple[UniquenessRow, ...]:
         )
         for p in result.profiles
     )
+
+
+@dataclass(frozen=True)
+class VerdictRow:
+    """The one figure of a check and its parts, formatted, with the formula behind them."""
+
+    uniqueness: str
+    copied: str
+    rewritten: str
+    chars: str
+    formula: str
+    copied_share: float  # the raw shares, for a bar drawn to scale
+    rewritten_share: float
+
+
+def verdict_row(verdict: Verdict) -> VerdictRow:
+    return VerdictRow(
+        percent(verdict.uniqueness),
+        percent(verdict.copied),
+        percent(verdict.rewritten),
+        f"{verdict.chars:,}",
+        verdict.formula,
+        verdict.copied,
+        verdict.rewritten,
+    )
+
+
+@dataclass(frozen=True)
+class TrickRow:
+    """A trick repaired: its kind in words, where, what was written and what it became."""
+
+    kind: str
+    start: int
+    end: int
+    original: str
+    repaired: str
+
+
+_TRICK_KINDS = {
+    "lookalike": "look-alike letters",
+    "mark": "combining marks",
+    "invisible": "invisible characters",
+    "hyphen": "hyphen",
+    "translit": "transliteration",
+}
+
+
+def trick_rows(tricks: Sequence[Trick]) -> tuple[TrickRow, ...]:
+    """The tricks in words, invisible characters shown as their code points (``<U+3164>``)."""
+    return tuple(
+        TrickRow(_TRICK_KINDS.get(t.kind, t.kind), t.start, t.end, _shown(t.original), t.repaired)
+        for t in tricks
+    )
+
+
+def _shown(text: str) -> str:
+    return IGNORABLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
 
 
 _METHODS = {

@@ -7,22 +7,29 @@ from dataclasses import dataclass
 
 from ...comparison import Table
 from ...sources.documents import Document
-from ...uniqueness import CheckResult
-from .highlights import Run, check_runs, compare_runs, fragment_k
+from ...sources.fetch import is_url
+from ...uniqueness import CheckResult, ProfileCheck, SourceMatch
+from ...verdict import counted
+from .highlights import Run, check_runs, compare_runs, fragment_k, runs_of
 from .rows import (
     DocumentRow,
     MetricRow,
     ProfileRow,
     Statistics,
+    TrickRow,
     UniquenessRow,
+    VerdictRow,
     document_row,
     metric_rows,
+    percent,
     profile_rows,
     statistics,
+    trick_rows,
     uniqueness_rows,
+    verdict_row,
 )
 
-__all__ = ["CheckView", "CompareView", "check_view", "compare_view"]
+__all__ = ["CheckView", "CompareView", "SourceView", "check_view", "compare_view"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,22 @@ def compare_view(table: Table, docs: Sequence[Document], *, twins: bool = False)
 
 
 @dataclass(frozen=True)
+class SourceView:
+    """One source of a check, merged over the profiles: the share of the draft's counted
+    characters it explains, the draft with its fragments marked, and its own text with the
+    passages marked (``None`` when the index does not store the text)."""
+
+    number: int  # from 1, as ``canon check --source N`` names it
+    source: str
+    title: str
+    link: bool
+    share: str
+    shared: str  # shared shingles per profile, e.g. "raw 55 · lemma 147"
+    draft: tuple[Run, ...]
+    passages: tuple[Run, ...] | None
+
+
+@dataclass(frozen=True)
 class CheckView:
     """Everything a page or report shows of a check of one draft."""
 
@@ -57,6 +80,38 @@ class CheckView:
     profiles: tuple[UniquenessRow, ...]
     text: tuple[Run, ...]
     statistics: Statistics
+    verdict: VerdictRow | None = None
+    tricks: tuple[TrickRow, ...] = ()
+    sources: tuple[SourceView, ...] = ()
+
+
+def _source_views(result: CheckResult) -> tuple[SourceView, ...]:
+    merged: dict[str, list[tuple[ProfileCheck, SourceMatch]]] = {}
+    for p in result.profiles:
+        for m in p.sources:
+            merged.setdefault(m.source, []).append((p, m))
+    chars = result.verdict.chars if result.verdict else 0
+    counts = counted(result.text)
+    views = []
+    for number, (name, found) in enumerate(merged.items(), 1):
+        first = found[0][1]
+        draft = runs_of(result.text, [(p.word_for_word, m.fragments) for p, m in found])
+        own = [(p.word_for_word, m.passages) for p, m in found if m.passages is not None]
+        text = next((m.text for _, m in found if m.text is not None), None)
+        inside = sum(int(counts[r.start : r.end].sum()) for r in draft if r.level)
+        views.append(
+            SourceView(
+                number,
+                name,
+                first.title or "",
+                is_url(name),
+                percent(inside / chars) if chars else "",
+                " · ".join(f"{p.profile} {m.shared:,}" for p, m in found),
+                draft,
+                runs_of(text, own) if text is not None and own else None,
+            )
+        )
+    return tuple(views)
 
 
 def check_view(result: CheckResult, doc: Document) -> CheckView:
@@ -65,4 +120,7 @@ def check_view(result: CheckResult, doc: Document) -> CheckView:
         uniqueness_rows(result),
         check_runs(result),
         statistics(result.text),
+        verdict_row(result.verdict) if result.verdict else None,
+        trick_rows(result.tricks),
+        _source_views(result),
     )

@@ -36,6 +36,8 @@ class CheckBody(BaseModel):
     skip_quotes: bool = False
     top: int = Field(10, ge=1, le=1000)
     similar: float | None = Field(None, gt=0, le=1)
+    min_shared: int = Field(3, ge=1, description="Shingles a source must hold to count.")
+    common: int = Field(1000, ge=1, description="Documents above which a shingle is a set phrase.")
 
 
 @router.get("/healthz")
@@ -60,6 +62,8 @@ async def api_check(body: CheckBody, request: Request, settings: Settings) -> di
         "skip_quotes": body.skip_quotes,
         "top": body.top,
         "similar": body.similar,
+        "min_shared": body.min_shared,
+        "common": body.common,
     }
     draft = await side_of(request, "draft", body.draft)
     return await in_worker(request, jobs.check_json, draft, options)

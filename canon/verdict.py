@@ -1,0 +1,111 @@
+"""A draft's matched ranges → one verdict over its characters: copied, rewritten, unique.
+
+The verdict counts the draft's letters and digits (spaces and punctuation carry no authorship),
+so the parts add up: ``uniqueness = 1 − copied − rewritten``.  A counted character is
+*copied* when it lies in a fragment matched word for word (a ``raw``-like profile), and
+*rewritten* when it lies only in fragments matched after canonicalization (lemmas, stems) or in
+a sentence judged rewritten.  Characters of quotations (when they are skipped) and of text
+found only in excluded sources are left out of the count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import regex
+
+from .canonical import Fragment
+from .errors import InputError
+
+__all__ = ["Verdict", "counted", "verdict_of"]
+
+_COUNTED = regex.compile(r"[\p{L}\p{N}]+")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The share of the draft's counted characters in each part, and where those parts are."""
+
+    uniqueness: float
+    copied: float
+    rewritten: float
+    chars: int  # letters and digits counted
+    formula: str
+    copied_fragments: tuple[Fragment, ...] = ()
+    rewritten_fragments: tuple[Fragment, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "uniqueness": self.uniqueness,
+            "copied": self.copied,
+            "rewritten": self.rewritten,
+            "chars": self.chars,
+            "formula": self.formula,
+            "copied_fragments": [[f.start, f.end] for f in self.copied_fragments],
+            "rewritten_fragments": [[f.start, f.end] for f in self.rewritten_fragments],
+        }
+
+
+def _mask(size: int, ranges: Iterable[Fragment | tuple[int, int]]) -> np.ndarray:
+    """A boolean mask of ``size`` characters, true inside any of ``ranges``: O(n + r)."""
+    edges = np.zeros(size + 1, dtype=np.int32)
+    for item in ranges:
+        start, end = (item.start, item.end) if isinstance(item, Fragment) else item
+        edges[start] += 1
+        edges[end] -= 1
+    return np.cumsum(edges[:-1]) > 0
+
+
+def _runs(mask: np.ndarray) -> tuple[Fragment, ...]:
+    """The maximal runs of true characters of ``mask``."""
+    padded = np.concatenate(([False], mask, [False])).astype(np.int8)
+    change = np.flatnonzero(np.diff(padded))
+    return tuple(Fragment(int(s), int(e)) for s, e in zip(change[::2], change[1::2]))
+
+
+def counted(text: str) -> np.ndarray:
+    """Which characters of ``text`` the verdict counts: its letters and digits."""
+    return _mask(len(text), (m.span() for m in _COUNTED.finditer(text)))
+
+
+def verdict_of(
+    text: str,
+    *,
+    copied: Iterable[Fragment],
+    rewritten: Iterable[Fragment],
+    left_out: Iterable[Fragment | tuple[int, int]] = (),
+    formula: str,
+    name: str = "draft",
+) -> Verdict:
+    """The verdict on ``text``, given the ranges matched word for word (``copied``), matched
+    only after canonicalization (``rewritten``) and left out of the count unless matched
+    (``left_out``: quotations, text found only in excluded sources).
+
+    A draft with nothing left to count raises :class:`InputError` naming it (``name``).
+    """
+    size = len(text)
+    copy = _mask(size, copied)
+    rewrite = _mask(size, rewritten) & ~copy
+    counts = counted(text) & ~(_mask(size, left_out) & ~copy & ~rewrite)
+    chars = int(counts.sum())
+    if chars == 0:
+        raise InputError(
+            f"{name} has nothing left to check: all its text is quoted or found only in "
+            "excluded sources",
+            source=name,
+            reason="nothing-counted",
+        )
+    copied_share = int((copy & counts).sum()) / chars
+    rewritten_share = int((rewrite & counts).sum()) / chars
+    return Verdict(
+        max(0.0, 1 - copied_share - rewritten_share),
+        copied_share,
+        rewritten_share,
+        chars,
+        formula,
+        _runs(copy),
+        _runs(rewrite),
+    )

@@ -1,0 +1,216 @@
+"""The verdict: one uniqueness over the draft's characters, copied and rewritten parts that add
+up, every fragment tied to the sources that hold it, chance phrases kept out."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import canon
+from canon import Fragment, Index
+from canon.errors import InputError, OptionError
+from canon.text.lemmatize import base_forms
+from canon.verdict import counted, verdict_of
+
+SITE = Path(__file__).resolve().parent / "fixtures" / "site"
+GARDEN = (SITE / "article-garden.txt").read_text("utf-8")
+TEA = (SITE / "article-tea.txt").read_text("utf-8")
+NEW = (
+    "Квантовые компьютеры моделируют молекулы белков быстрее обычных суперкомпьютеров. "
+    "Инженеры из Цюриха охлаждают кубиты почти до абсолютного нуля, чтобы сохранить их "
+    "состояние дольше миллисекунды."
+)
+
+
+def _sentences(text: str) -> list[str]:
+    found = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text)]
+    return [s for s in found if len(s.split()) >= 8]
+
+
+# ------------------------------------------------------------------ verdict_of alone
+
+
+def test_the_parts_are_shares_of_letters_and_digits() -> None:
+    text = "аааа, бббб! вввв 1234"  # 16 counted characters
+    verdict = verdict_of(text, copied=[Fragment(0, 4)], rewritten=[Fragment(0, 11)], formula="")
+    assert verdict.chars == 16
+    assert (verdict.copied, verdict.rewritten) == (4 / 16, 4 / 16)
+    assert verdict.uniqueness == pytest.approx(0.5)
+    assert verdict.copied_fragments == (Fragment(0, 4),)
+    assert verdict.rewritten_fragments == (Fragment(4, 11),)  # copied text is not rewritten
+
+
+def test_left_out_text_is_not_counted_unless_matched() -> None:
+    text = "свой текст «чужая цитата» и ещё"
+    quote = (text.index("«"), text.index("»") + 1)
+    verdict = verdict_of(text, copied=[], rewritten=[], left_out=[quote], formula="")
+    assert verdict.chars == len("свойтекстиещё")
+    matched = verdict_of(text, copied=[Fragment(*quote)], rewritten=[], left_out=[quote],
+                         formula="")  # fmt: skip
+    assert matched.chars == len("свойтекстчужаяцитатаиещё")
+
+
+def test_nothing_left_to_count_names_the_draft() -> None:
+    with pytest.raises(InputError, match=r"^essay\.txt has nothing left to check") as caught:
+        verdict_of("«всё в кавычках»", copied=[], rewritten=[], left_out=[(0, 16)], formula="",
+                   name="essay.txt")  # fmt: skip
+    assert caught.value.source == "essay.txt" and "\n" not in str(caught.value)
+
+
+ranges = st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)).map(sorted), max_size=8)
+
+
+@given(
+    text=st.text(alphabet="аб в,1 ", min_size=1, max_size=60).filter(lambda t: any(
+        c.isalnum() for c in t)),
+    copied=ranges, rewritten=ranges,
+)  # fmt: skip
+def test_the_parts_add_up_and_never_overlap(text, copied, rewritten) -> None:
+    size = len(text)
+    clip = lambda rs: [Fragment(min(a, size), min(b, size)) for a, b in rs]  # noqa: E731
+    verdict = verdict_of(text, copied=clip(copied), rewritten=clip(rewritten), formula="")
+    assert verdict.uniqueness + verdict.copied + verdict.rewritten == pytest.approx(1)
+    assert verdict.chars == int(counted(text).sum())
+    copy = {i for f in verdict.copied_fragments for i in range(f.start, f.end)}
+    rewrite = {i for f in verdict.rewritten_fragments for i in range(f.start, f.end)}
+    assert not copy & rewrite
+
+
+# ------------------------------------------------------------------ check on an index
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("verdict")
+    (folder / "garden.txt").write_text(GARDEN, "utf-8")
+    (folder / "tea.txt").write_text(TEA, "utf-8")
+    db = folder / "i.db"
+    with Index(db, create=True) as opened:
+        canon.add_sources(opened, [str(folder / "garden.txt"), str(folder / "tea.txt")])
+    return db
+
+
+def _check(db: Path, text: str, **options) -> canon.CheckResult:
+    with Index(db, readonly=True) as opened:
+        return canon.check(text, opened, **options)
+
+
+def test_a_verbatim_copy_is_copied_and_not_unique(index: Path) -> None:
+    verdict = _check(index, GARDEN).verdict
+    assert verdict.uniqueness == 0.0 and verdict.copied == 1.0 and verdict.rewritten == 0.0
+
+
+def test_a_new_text_is_unique(index: Path) -> None:
+    result = _check(index, NEW)
+    assert result.verdict.uniqueness == 1.0
+    assert all(not p.sources and not p.fragments for p in result.profiles)
+
+
+def _reinflected(sentence: str) -> str:
+    """Every word of four letters or more replaced by its lemma: the endings change."""
+    words = re.findall(r"\w+|\W+", sentence)
+    lemmas = base_forms([w.lower() for w in words], "lemma", True)
+    return "".join(lemma if len(w) >= 4 and w.isalpha() else w for w, lemma in zip(words, lemmas))
+
+
+def test_changed_endings_are_rewritten_not_copied(index: Path) -> None:
+    draft = " ".join(_reinflected(s) for s in _sentences(GARDEN)[:4])
+    verdict = _check(index, draft).verdict
+    assert verdict.rewritten > 0.6
+    assert verdict.copied < 0.25
+    assert verdict.uniqueness < 0.2
+
+
+def test_a_mixed_draft_counts_each_part(index: Path) -> None:
+    copied = " ".join(_sentences(GARDEN)[2:4])
+    draft = f"{NEW} {copied}"
+    verdict = _check(index, draft).verdict
+    share = int(counted(copied).sum()) / int(counted(draft).sum())
+    assert verdict.copied == pytest.approx(share, abs=0.03)
+    assert verdict.uniqueness == pytest.approx(1 - share, abs=0.03)
+    start = draft.index(copied)
+    marked = "".join(draft[f.start : f.end] for f in verdict.copied_fragments)
+    assert verdict.copied_fragments[0].start == start
+    assert re.sub(r"\W", "", marked) == re.sub(r"\W", "", copied)  # every letter, no other
+
+
+def test_each_fragment_is_tied_to_its_source(index: Path) -> None:
+    from_garden, from_tea = _sentences(GARDEN)[3], _sentences(TEA)[3]
+    draft = f"{from_garden} {NEW} {from_tea}"
+    result = _check(index, draft, profiles=["raw"])
+    (raw,) = result.profiles
+    by_source = {Path(m.source).name: m for m in raw.sources}
+    assert set(by_source) == {"garden.txt", "tea.txt"}
+    for name, sentence in (("garden.txt", from_garden), ("tea.txt", from_tea)):
+        match = by_source[name]
+        (fragment,) = match.fragments
+        assert draft[fragment.start : fragment.end].rstrip(".") == sentence.rstrip(".")
+        (passage,) = match.passages
+        own = GARDEN if name == "garden.txt" else TEA
+        assert own[passage.start : passage.end].rstrip(".") == sentence.rstrip(".")
+        assert match.to_dict()["excerpts"] == [own[passage.start : passage.end]]
+    # Each merged fragment names the one listed source it came from.
+    owners = {draft[f.start : f.end][:20]: o for f, o in zip(raw.fragments, raw.fragment_sources)}
+    names = [Path(m.source).name for m in raw.sources]
+    assert {names[i] for o in owners.values() for i in o} == {"garden.txt", "tea.txt"}
+    assert all(len(o) == 1 for o in owners.values())
+
+
+def test_a_chance_phrase_lists_no_source(index: Path) -> None:
+    # Two shingles in common with the garden text ("перекопка и удобрение почвы" at k=4).
+    draft = f"{NEW} Перекопка и удобрение почвы тоже помогают."
+    result = _check(index, draft, profiles=["raw"])
+    assert not result.profiles[0].sources and not result.profiles[0].fragments
+    assert result.verdict.uniqueness == 1.0
+    loose = _check(index, draft, profiles=["raw"], min_shared=1)
+    assert [Path(m.source).name for m in loose.profiles[0].sources] == ["garden.txt"]
+    assert loose.verdict.uniqueness < 1.0
+
+
+def test_without_stored_text_there_are_no_passages(tmp_path: Path) -> None:
+    (tmp_path / "garden.txt").write_text(GARDEN, "utf-8")
+    with Index(tmp_path / "i.db", create=True) as opened:
+        canon.add_sources(opened, [str(tmp_path / "garden.txt")], store_text=False)
+        result = canon.check(_sentences(GARDEN)[3], opened)
+    match = result.profiles[0].sources[0]
+    assert match.fragments and match.passages is None
+    assert match.to_dict()["passages"] is None
+
+
+def test_excluded_text_is_left_out_of_the_count(index: Path) -> None:
+    copied = _sentences(GARDEN)[3]
+    draft = f"{NEW} {copied}"
+    verdict = _check(index, draft, exclude=[str(index.parent / "garden.txt")]).verdict
+    assert verdict.uniqueness == 1.0
+    assert verdict.chars == pytest.approx(int(counted(NEW).sum()), abs=2)
+
+
+def test_a_draft_only_in_excluded_sources_is_refused(index: Path) -> None:
+    with pytest.raises(InputError, match=r"^essay has nothing left to check"):
+        _check(index, GARDEN, exclude=[str(index.parent / "garden.txt")], name="essay")
+
+
+@pytest.mark.parametrize(
+    ("options", "option"),
+    [({"min_shared": 0}, "min_shared"), ({"common": 0}, "common"),
+     ({"min_shared": -2}, "min_shared")],
+)  # fmt: skip
+def test_bad_thresholds_are_refused_naming_the_option(index: Path, options, option) -> None:
+    with pytest.raises(OptionError) as caught:
+        _check(index, NEW, **options)
+    assert caught.value.option == option
+
+
+def test_tricks_are_reported_at_the_top(index: Path) -> None:
+    tricked = _sentences(GARDEN)[3].replace("о", "o")  # Latin o throughout
+    result = _check(index, tricked)
+    assert result.tricks and {t.kind for t in result.tricks} == {"lookalike"}
+    assert all(tricked[t.start : t.end] == t.original for t in result.tricks)
+    assert result.verdict.uniqueness < 0.05
+    data = result.to_dict()
+    assert set(data["verdict"]) >= {"uniqueness", "copied", "rewritten", "chars", "formula"}
+    assert data["tricks"][0].keys() == {"kind", "start", "end", "original", "repaired"}

@@ -18,7 +18,8 @@ rule) of its sentence, so it has no word-for-word ``RUN``-shingle and its truth 
 unambiguous; a sentence that cannot be rewritten so is passed over.  Every sentence has
 ``MIN_WORDS`` to ``MAX_WORDS`` words.  The sentences are put in a random order and joined by
 spaces; each :class:`Piece` covers a sentence and the space after it, so the pieces cover every
-character of the draft.  Everything is seeded: the same texts and seed give the same drafts.
+character of the draft.  Shares count the draft's letters and digits, as canon's verdict does.
+Everything is seeded: the same texts and seed give the same drafts.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+import regex
 from razdel import sentenize
 
 from benchmarks.tricks import analyzer, shuffle_words, swap_pairs
@@ -66,6 +68,7 @@ SENTENCES = (10, 18)
 TRIES = 30  # shuffles tried before a sentence is passed over
 
 _RAW_WORD = re.compile(r"[^\W_]+")
+_COUNTED = regex.compile(r"[\p{L}\p{N}]")
 _CYRILLIC = re.compile(r"[а-яё]+", re.IGNORECASE)
 # The grammemes an ending rewrite may change: case, number, gender, tense, person.
 _CHANGEABLE = frozenset(
@@ -219,9 +222,13 @@ class Draft:
             out.extend([piece.kind] * (piece.end - piece.start))
         return out
 
+    def counted(self) -> list[bool]:
+        """Which characters count: letters and digits, as in canon's verdict."""
+        return [_COUNTED.fullmatch(c) is not None for c in self.text]
+
     def share(self, label: str) -> float:
-        """The share of the draft's non-space characters whose truth is ``label``."""
-        counted = [t for t, c in zip(self.labels(), self.text) if not c.isspace()]
+        """The share of the draft's letters and digits whose truth is ``label``."""
+        counted = [t for t, c in zip(self.labels(), self.counted()) if c]
         return sum(t == label for t in counted) / len(counted)
 
 

@@ -13,7 +13,8 @@ the others.
    article when there is one), and new sentences of the held-out articles (a held-out sentence
    sharing a run of 6 words with an indexed article, such as an outlet's boilerplate, is not
    used).  The shares of the kinds are drawn anew for every draft.  The truth of each
-   character is new, copied or rewritten.  Figures count the draft's non-space characters:
+   character is new, copied or rewritten.  Figures count the draft's letters and digits, as
+   the verdict does:
    - the mean absolute error, in points, of ``verdict.uniqueness`` against the true share of
      new text (target ≤ 5), beside the same error of each profile's shingle uniqueness
      (``ProfileCheck.uniqueness`` of ``raw`` and ``lemma``);
@@ -48,7 +49,6 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -64,9 +64,13 @@ from benchmarks._common import (
     verdict,
 )
 from benchmarks.data import NEWS, SHARED_DATA, Pair, dataset, read_news
-from benchmarks.drafts import KINDS, LABELS, Draft, make_draft, raw_words, sentences
+from benchmarks.drafts import KINDS, LABELS, TRUTH, Draft, make_draft, raw_words, sentences
 from benchmarks.tricks import TRICKS, Trick
 from canon import CheckResult, Index
+from canon.index.rules import IndexedProfile, profile_of
+from canon.index.store import IndexStats
+from canon.shingle import window_hashes
+from canon.uniqueness import ProfileCheck
 
 SEED = 2026
 HOLDOUT = 0.25  # share of the articles never indexed: the new sentences come from them
@@ -81,7 +85,7 @@ LATENCY_DRAFTS, QUICK_LATENCY_DRAFTS = 40, 12
 REPEATS, QUICK_REPEATS = 5, 3
 MAE_TARGET = 5.0  # points
 LATENCY_TARGET = 1.5  # the full check's p50 over the shingles-only one's
-SHUFFLES = "words shuffled inside sentences"
+COMMON = 1000  # canon.check's default: a shingle in more documents is a set phrase
 
 
 # ---------------------------------------------------------------- the articles
@@ -183,91 +187,76 @@ def write_records(corpus: Corpus, folder: Path) -> Path:
     return records
 
 
-def build_index(records: Path, db: Path, *, store_text: bool) -> canon.index.store.IndexStats:
+def build_index(records: Path, db: Path, *, store_text: bool) -> None:
     """The index ``canon index add DB RECORDS`` builds (``--no-store-text`` without
-    ``store_text``), and its size."""
+    ``store_text``)."""
     with Index(db, create=True) as index:
         report = canon.add_sources(index, [str(records)], workers=2, store_text=store_text)
-        if report.failures:
-            raise SystemExit(f"{records}: {report.failures[0]}")
-    with Index(db, readonly=True) as index:
-        return index.stats()
+    if report.failures:
+        raise SystemExit(f"{records}: {report.failures[0]}")
 
 
 # ---------------------------------------------------------------- what a check says
 
 
-def _mask(fragments: Sequence[Any], length: int) -> np.ndarray:
+def _mask(fragments: Sequence[canon.Fragment], length: int) -> np.ndarray:
     mask = np.zeros(length, dtype=bool)
     for fragment in fragments:
         mask[fragment.start : fragment.end] = True
     return mask
 
 
-def _profile(result: CheckResult, name: str) -> Any:
+def _profile(result: CheckResult, name: str) -> ProfileCheck:
     return next(p for p in result.profiles if p.profile == name)
 
 
-@dataclass(frozen=True)
-class Marks:
-    """What one way of reading a check says of a draft: its uniqueness and, per character,
-    copied or rewritten."""
-
-    uniqueness: float
-    copied: np.ndarray
-    rewritten: np.ndarray
-
-
-def verdict_marks(result: CheckResult) -> Marks:
-    v = result.verdict
-    n = len(result.text)
-    return Marks(v.uniqueness, _mask(v.copied_fragments, n), _mask(v.rewritten_fragments, n))
-
-
-def profile_marks(result: CheckResult, name: str) -> Marks:
-    """A profile's shingle uniqueness; copied: ``raw``'s fragments, rewritten: ``lemma``'s
-    outside them."""
-    n = len(result.text)
-    raw = _mask(_profile(result, "raw").fragments, n)
-    lemma = _mask(_profile(result, "lemma").fragments, n)
-    return Marks(_profile(result, name).uniqueness, raw, lemma & ~raw)
-
-
-READINGS: dict[str, Callable[[CheckResult], Marks]] = {
-    "raw uniqueness": lambda r: profile_marks(r, "raw"),
-    "lemma uniqueness": lambda r: profile_marks(r, "lemma"),
-    "verdict": verdict_marks,
+# The uniqueness figures compared with the truth: each profile's shingle share, the verdict.
+FIGURES: dict[str, Callable[[CheckResult], float]] = {
+    "`raw` shingle uniqueness": lambda r: _profile(r, "raw").uniqueness,
+    "`lemma` shingle uniqueness": lambda r: _profile(r, "lemma").uniqueness,
+    "**verdict** uniqueness": lambda r: r.verdict.uniqueness,  # type: ignore[union-attr]
 }
 
 
 @dataclass(frozen=True)
+class Marks:
+    """What the verdict says of a draft, per character: copied, rewritten."""
+
+    copied: np.ndarray
+    rewritten: np.ndarray
+
+
+@dataclass(frozen=True)
 class Scored:
-    """A draft, what it truly is per counted character, and each reading of its check."""
+    """A draft, what it truly is per character, and what its check said."""
 
     draft: Draft
-    counted: np.ndarray  # the non-space characters
+    counted: np.ndarray  # the letters and digits
     truth: np.ndarray  # per character: "new", "copied" or "rewritten"
     kinds: np.ndarray
-    marks: dict[str, Marks]
+    figures: dict[str, float]  # each of FIGURES
+    marks: Marks
+    parts: dict[str, float]  # the verdict's copied and rewritten shares
 
-    @property
-    def new_share(self) -> float:
-        return float(np.mean(self.truth[self.counted] == "new"))
+    def share(self, label: str) -> float:
+        """The true share of ``label`` among the counted characters."""
+        return float(np.mean(self.truth[self.counted] == label))
 
 
-def score(draft: Draft, result: CheckResult, readings: Sequence[str]) -> Scored:
-    counted = np.array([not c.isspace() for c in draft.text])
+def score(draft: Draft, result: CheckResult) -> Scored:
+    verdict_ = result.verdict
+    assert verdict_ is not None
+    n = len(draft.text)
+    marks = Marks(_mask(verdict_.copied_fragments, n), _mask(verdict_.rewritten_fragments, n))
     return Scored(
         draft,
-        counted,
+        np.array(draft.counted()),
         np.array(draft.labels()),
         np.array(draft.kinds()),
-        {name: READINGS[name](result) for name in readings},
+        {name: figure(result) for name, figure in FIGURES.items()},
+        marks,
+        {"copied": verdict_.copied, "rewritten": verdict_.rewritten},
     )
-
-
-def has_verdict(result: CheckResult) -> bool:
-    return getattr(result, "verdict", None) is not None
 
 
 # ---------------------------------------------------------------- the figures
@@ -277,13 +266,14 @@ def pct(share: float) -> str:
     return f"{share * 100:.1f}%"
 
 
-def error_rows(scored: Sequence[Scored], readings: Sequence[str]) -> list[list[str]]:
+def error_rows(scored: Sequence[Scored]) -> list[list[str]]:
+    """Each uniqueness figure against the true share of new text, in points."""
     rows = []
-    for name in readings:
-        errors = [(s.marks[name].uniqueness - s.new_share) * 100 for s in scored]
+    for name in FIGURES:
+        errors = [(s.figures[name] - s.share("new")) * 100 for s in scored]
         mae = statistics.mean(abs(e) for e in errors)
         rows.append([
-            f"`{name}`" if name != "verdict" else "**verdict**",
+            name,
             f"{mae:.1f}",
             f"{statistics.mean(errors):+.1f}",
             f"{max(abs(e) for e in errors):.1f}",
@@ -293,27 +283,12 @@ def error_rows(scored: Sequence[Scored], readings: Sequence[str]) -> list[list[s
     return rows
 
 
-def part_rows(scored: Sequence[Scored], results: Sequence[CheckResult]) -> list[list[str]]:
-    """The verdict's copied and rewritten shares against the true ones."""
-    rows = []
-    for part in ("copied", "rewritten"):
-        truth = [float(np.mean(s.truth[s.counted] == part)) for s in scored]
-        found = [getattr(r.verdict, part) for r in results]
-        errors = [(f - t) * 100 for f, t in zip(found, truth)]
-        rows.append([
-            part,
-            f"{statistics.mean(truth) * 100:.1f}%",
-            f"{statistics.mean(found) * 100:.1f}%",
-            f"{statistics.mean(abs(e) for e in errors):.1f}",
-            f"{statistics.mean(errors):+.1f}",
-        ])  # fmt: skip
-    return rows
-
-
-def _precision_recall(scored: Sequence[Scored], name: str, label: str) -> tuple[float, float]:
+def precision_recall(scored: Sequence[Scored], label: str) -> tuple[float, float]:
+    """Character-level precision and recall of the verdict's ``label`` (copied or
+    rewritten) fragments, over the counted characters of all drafts."""
     hit = predicted = actual = 0
     for s in scored:
-        marked = getattr(s.marks[name], label) & s.counted
+        marked = getattr(s.marks, label) & s.counted
         true = (s.truth == label) & s.counted
         hit += int(np.sum(marked & true))
         predicted += int(np.sum(marked))
@@ -321,37 +296,37 @@ def _precision_recall(scored: Sequence[Scored], name: str, label: str) -> tuple[
     return hit / max(predicted, 1), hit / max(actual, 1)
 
 
-def precision_rows(scored: Sequence[Scored], readings: Sequence[str]) -> list[list[str]]:
+def part_rows(scored: Sequence[Scored]) -> list[list[str]]:
+    """The verdict's copied and rewritten parts: shares against the true ones, and the
+    precision and recall of their fragments."""
     rows = []
-    fragments = {"lemma uniqueness": None, "raw uniqueness": "profile fragments (raw, lemma − raw)"}
-    for name in readings:
-        label = fragments.get(name, "verdict fragments")
-        if label is None:
-            continue
-        cells = [f"{p:.3f} / {r:.3f}" for p, r in (
-            _precision_recall(scored, name, "copied"), _precision_recall(scored, name, "rewritten")
-        )]  # fmt: skip
-        rows.append([label, *cells])
+    for part in ("copied", "rewritten"):
+        errors = [(s.parts[part] - s.share(part)) * 100 for s in scored]
+        precision, recall = precision_recall(scored, part)
+        rows.append([
+            part,
+            pct(statistics.mean(s.share(part) for s in scored)),
+            pct(statistics.mean(s.parts[part] for s in scored)),
+            f"{statistics.mean(abs(e) for e in errors):.1f}",
+            f"{statistics.mean(errors):+.1f}",
+            f"{precision:.3f}",
+            f"{recall:.3f}",
+        ])  # fmt: skip
     return rows
 
 
-def kind_rows(scored: Sequence[Scored], readings: Sequence[str]) -> list[list[str]]:
+def kind_rows(scored: Sequence[Scored]) -> list[list[str]]:
+    """Per kind of sentence: the share of its counted characters the verdict marks."""
     rows = []
     for kind in KINDS:
         where = [(s, (s.kinds == kind) & s.counted) for s in scored]
         chars = sum(int(np.sum(w)) for _, w in where)
         if not chars:
             continue
-
-        def share(name: str, label: str, where: list = where, chars: int = chars) -> str:
-            got = sum(int(np.sum(getattr(s.marks[name], label) & w)) for s, w in where)
-            return pct(got / chars)
-
-        row = [kind, f"{chars:,}", share("raw uniqueness", "copied"),
-               share("raw uniqueness", "rewritten")]  # fmt: skip
-        if "verdict" in readings:
-            row += [share("verdict", "copied"), share("verdict", "rewritten")]
-        rows.append(row)
+        copied = sum(int(np.sum(s.marks.copied & w)) for s, w in where) / chars
+        rewritten = sum(int(np.sum(s.marks.rewritten & w)) for s, w in where) / chars
+        row = [kind, TRUTH[kind], f"{chars:,}", pct(copied), pct(rewritten)]
+        rows.append([*row, pct(1 - copied - rewritten)])
     return rows
 
 
@@ -375,15 +350,15 @@ def trick_texts(corpus: Corpus, count: int) -> list[str]:
     return long[::step][:count]
 
 
-def fake_uniqueness(index: Index, text: str) -> tuple[float, float | None]:
+def fake_uniqueness(index: Index, text: str) -> tuple[float, float, int]:
     """The ``lemma`` uniqueness and the verdict's of an altered copy (1.0 where the check
-    finds too few words to check)."""
+    finds too few words to check), and how many tricks the check reported."""
     try:
         result = canon.check(text, index)
     except canon.TextTooShort:
-        return 1.0, 1.0
-    lemma = _profile(result, "lemma").uniqueness
-    return lemma, result.verdict.uniqueness if has_verdict(result) else None
+        return 1.0, 1.0, 0
+    assert result.verdict is not None
+    return _profile(result, "lemma").uniqueness, result.verdict.uniqueness, len(result.tricks)
 
 
 def trick_rows(index: Index, texts: Sequence[str], seed: int) -> list[list[str]]:
@@ -391,45 +366,64 @@ def trick_rows(index: Index, texts: Sequence[str], seed: int) -> list[list[str]]
     rows = []
     for trick in (untouched, *TRICKS):
         found = [fake_uniqueness(index, trick.alter(t, seed + i)) for i, t in enumerate(texts)]
-        lemma = statistics.mean(f[0] for f in found)
-        row = [trick.name, pct(lemma)]
-        if all(f[1] is not None for f in found):
-            fake = statistics.mean(f[1] for f in found)  # type: ignore[misc]
-            row += [pct(fake), target_text(f"{trick.target:.0%}", higher=False),
-                    verdict(fake, trick.target, higher=False)]  # fmt: skip
-        rows.append(row)
+        fake = statistics.mean(f[1] for f in found)
+        rows.append([
+            trick.name,
+            pct(statistics.mean(f[0] for f in found)),
+            f"**{pct(fake)}**",
+            f"{statistics.mean(f[2] for f in found):.0f}",
+            target_text(f"{trick.target:.0%}", higher=False),
+            verdict(fake, trick.target, higher=False),
+        ])  # fmt: skip
     return rows
 
 
 # ---------------------------------------------------------------- the cost
 
 
-def shingles_only(text: str, index: Index) -> object:
-    """What a check cost before the verdict: every profile's shingle lookup and fragments."""
-    return canon.check(text, index)
+def shingles_only(text: str, index: Index, profiles: Sequence[IndexedProfile]) -> list[float]:
+    """A check of the shingles alone: under each profile of the index, the draft
+    canonicalized, its windows hashed and looked up (set phrases apart, as the check does),
+    and the share of distinct shingles found in no document.  No sources, no fragments."""
+    figures = []
+    for indexed in profiles:
+        tokens = canon.canonicalize(text, profile_of(indexed)).tokens
+        distinct = np.unique(window_hashes(tokens, indexed.k, indexed.step))
+        rows, frequent = index.postings(indexed, distinct, COMMON)
+        figures.append(1 - len({h for h, _ in rows} | frequent) / len(distinct))
+    return figures
 
 
-def latency_rows(index: Index, drafts: Sequence[Draft], repeats: int) -> list[list[str]]:
+def latency_rows(
+    stored: Index, bare: Index, drafts: Sequence[Draft], repeats: int
+) -> list[list[str]]:
+    """p50 over the drafts of each way of checking, each draft's ways timed interleaved."""
+    profiles = stored.profiles()
     for draft in drafts[:2]:  # warm: pymorphy3's caches, SQLite's pages
-        canon.check(draft.text, index)
-    full, shingles = [], []
+        canon.check(draft.text, stored)
+        canon.check(draft.text, bare)
+    ways = {
+        "shingles only (per profile: lookup, shingle uniqueness)":
+            lambda text: shingles_only(text, stored, profiles),
+        "full check, index without stored text": lambda text: canon.check(text, bare),
+        "full check (`canon.check`: verdict, sources, fragments, passages)":
+            lambda text: canon.check(text, stored),
+    }  # fmt: skip
+    medians: dict[str, list[float]] = {name: [] for name in ways}
     for draft in drafts:
-        steps = [
-            Step("full", lambda d=draft: canon.check(d.text, index), 1),
-            Step("shingles", lambda d=draft: shingles_only(d.text, index), 1),
-        ]
-        a, b = interleaved(steps, repeats)
-        full.append(a.median)
-        shingles.append(b.median)
-    ratio = median(full) / median(shingles)
-    return [
-        ["shingles only", f"{median(shingles) * 1000:.1f} ms", "", ""],
-        ["full check", f"{median(full) * 1000:.1f} ms", f"{ratio:.2f}×",
-         f"{verdict(ratio, LATENCY_TARGET, higher=False)} ({target_text('1.5×', higher=False)})"],
-    ]  # fmt: skip
+        steps = [Step(name, lambda w=way, d=draft: w(d.text), 1) for name, way in ways.items()]
+        for timing in interleaved(steps, repeats):
+            medians[timing.name].append(timing.median)
+    base = median(next(iter(medians.values())))
+    rows = []
+    for name, times in medians.items():
+        ratio = median(times) / base
+        rows.append([name, f"{median(times) * 1000:.1f} ms", f"{ratio:.2f}×",
+                     verdict(ratio, LATENCY_TARGET, higher=False)])  # fmt: skip
+    return rows
 
 
-def size_rows(stored: Any, bare: Any) -> list[list[str]]:
+def size_rows(stored: IndexStats, bare: IndexStats) -> list[list[str]]:
     return [
         ["with stored text (default)", f"{stored.documents}", f"{stored.file_size / 2**20:.2f}",
          f"{stored.bytes_per_document:,.0f}"],
@@ -454,49 +448,53 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def print_drafts(
-    scored: Sequence[Scored], results: Sequence[CheckResult], readings: Sequence[str]
-) -> None:
+def print_drafts(scored: Sequence[Scored]) -> None:
     print(f"## Labelled drafts\n\n{truth_summary([s.draft for s in scored])}\n")
     print("Uniqueness against the true share of new text (points):\n")
     print(table(["figure", "mean abs. error", "mean error", "max error", "target", ""],
-                error_rows(scored, readings)))  # fmt: skip
-    if "verdict" in readings:
-        print("\nThe verdict's parts against the true shares (points):\n")
-        header = ["part", "true share", "verdict", "mean abs. error", "mean error"]
-        print(table(header, part_rows(scored, results)))
-    print("\nCharacter-level precision / recall:\n")
-    print(table(["marks", "copied", "rewritten"], precision_rows(scored, readings)))
-    print("\nShare of each kind of sentence marked (profile fragments: raw; lemma − raw):\n")
-    header = ["kind", "chars", "raw", "lemma only"]
-    if "verdict" in readings:
-        header += ["verdict: copied", "verdict: rewritten"]
-    print(table(header, kind_rows(scored, readings)))
+                error_rows(scored)))  # fmt: skip
+    print("\nThe verdict's parts against the truth (shares in points; fragments per character):\n")
+    print(table(["part", "true share", "verdict", "mean abs. error", "mean error", "precision",
+                 "recall"], part_rows(scored)))  # fmt: skip
+    print("\nWhat the verdict makes of each kind of sentence (share of its characters):\n")
+    print(table(["kind", "truth", "chars", "copied", "rewritten", "unique"], kind_rows(scored)))
+
+
+def print_tricks(index: Index, corpus: Corpus, args: argparse.Namespace) -> None:
+    texts = trick_texts(corpus, QUICK_TRICK_TEXTS if args.quick else TRICK_TEXTS)
+    print(f"\n## Tricks: fake uniqueness of altered copies of {len(texts)} indexed articles\n")
+    header = ["trick", "lemma uniqueness", "verdict uniqueness", "tricks reported", "target", ""]
+    print(table(header, trick_rows(index, texts, args.seed)))
+
+
+def print_cost(
+    stored: Index, bare: Index, drafts: Sequence[Draft], args: argparse.Namespace
+) -> None:
+    count = QUICK_LATENCY_DRAFTS if args.quick else LATENCY_DRAFTS
+    repeats = QUICK_REPEATS if args.quick else REPEATS
+    print(f"\n## Cost\n\nCheck latency, p50 over {count} drafts ({repeats} runs each):\n")
+    limit = target_text(f"{LATENCY_TARGET:g}×", higher=False)
+    rows = latency_rows(stored, bare, drafts[:count], repeats)
+    print(table(["check", "p50", "to shingles only", limit], rows))
+    sizes = size_rows(stored.stats(), bare.stats())
+    print(f"\nIndex of {sizes[0][1]} articles:\n")
+    print(table(["index", "documents", "MB", "bytes/document"], sizes))
 
 
 def run(folder: Path, args: argparse.Namespace, work: Path) -> None:
     corpus = split_corpus(read_news(folder), args.seed)
     records = write_records(corpus, work)
-    stored = build_index(records, work / "stored.db", store_text=True)
-    bare = build_index(records, work / "bare.db", store_text=False)
+    build_index(records, work / "stored.db", store_text=True)
+    build_index(records, work / "bare.db", store_text=False)
     drafts = make_drafts(corpus, QUICK_DRAFTS if args.quick else DRAFTS, args.seed)
     print(f"{len(corpus.indexed)} indexed articles, {len(corpus.fresh)} held-out sentences\n")
-    with Index(work / "stored.db", readonly=True) as index:
-        results = [canon.check(d.text, index) for d in drafts]
-        readings = [*list(READINGS)[:2], *(["verdict"] if has_verdict(results[0]) else [])]
-        scored = [score(d, r, readings) for d, r in zip(drafts, results)]
-        print_drafts(scored, results, readings)
-        texts = trick_texts(corpus, QUICK_TRICK_TEXTS if args.quick else TRICK_TEXTS)
-        print(f"\n## Tricks: fake uniqueness of altered copies of {len(texts)} indexed articles\n")
-        rows = trick_rows(index, texts, args.seed)
-        header = ["trick", "lemma uniqueness", "verdict uniqueness", "target", ""]
-        print(table(header[: len(rows[0])], rows))
-        count = QUICK_LATENCY_DRAFTS if args.quick else LATENCY_DRAFTS
-        repeats = QUICK_REPEATS if args.quick else REPEATS
-        print(f"\n## Cost\n\nCheck latency, p50 over {count} drafts ({repeats} runs each):\n")
-        print(table(["check", "p50", "ratio", ""], latency_rows(index, drafts[:count], repeats)))
-    print(f"\nIndex of {len(corpus.indexed)} articles:\n")
-    print(table(["index", "documents", "MB", "bytes/document"], size_rows(stored, bare)))
+    with (
+        Index(work / "stored.db", readonly=True) as stored,
+        Index(work / "bare.db", readonly=True) as bare,
+    ):
+        print_drafts([score(d, canon.check(d.text, stored)) for d in drafts])
+        print_tricks(stored, corpus, args)
+        print_cost(stored, bare, drafts, args)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -269,7 +269,7 @@ def test_stories_stay_on_one_side_of_the_split() -> None:
     assert corpus.fresh == []  # every held-out sentence is also in an indexed article
 
 
-def test_precision_and_recall_count_non_space_characters() -> None:
+def test_precision_and_recall_count_letters_and_digits() -> None:
     copied, new = FIRST[0] + " ", FRESH[0]
     pieces = (
         drafts.Piece(0, len(copied), "copied"),
@@ -278,23 +278,62 @@ def test_precision_and_recall_count_non_space_characters() -> None:
     draft = drafts.Draft(copied + new, pieces, "A", "B")
     marked = np.zeros(len(draft.text), dtype=bool)
     marked[: len(copied) + 10] = True  # the copied sentence and 10 characters of the new one
-    wrong = sum(not c.isspace() for c in new[:10])
-    right = sum(not c.isspace() for c in copied)
+    right = sum(c.isalnum() for c in copied)
+    wrong = sum(c.isalnum() for c in new[:10])
+    fresh = sum(c.isalnum() for c in new)
     scored = verdict.Scored(
         draft,
-        np.array([not c.isspace() for c in draft.text]),
+        np.array(draft.counted()),
         np.array(draft.labels()),
         np.array(draft.kinds()),
-        {"verdict": verdict.Marks(0.5, marked, np.zeros(len(draft.text), dtype=bool))},
+        {},
+        verdict.Marks(marked, np.zeros(len(draft.text), dtype=bool)),
+        {"copied": 0.5, "rewritten": 0.0},
     )
-    precision, recall = verdict._precision_recall([scored], "verdict", "copied")
-    assert (precision, recall) == (pytest.approx(right / (right + wrong)), 1.0)
-    assert verdict._precision_recall([scored], "verdict", "rewritten") == (0.0, 0.0)
-    assert scored.new_share == pytest.approx(
-        sum(not c.isspace() for c in new) / (right + sum(not c.isspace() for c in new))
+    assert verdict.precision_recall([scored], "copied") == (
+        pytest.approx(right / (right + wrong)),
+        1.0,
     )
+    assert verdict.precision_recall([scored], "rewritten") == (0.0, 0.0)
+    assert scored.share("new") == pytest.approx(fresh / (right + fresh))
+    assert draft.share("new") == pytest.approx(fresh / (right + fresh))
+    rows = {row[0]: row for row in verdict.kind_rows([scored])}
+    assert set(rows) == {"copied", "new"}
+    assert rows["copied"][3:] == ["100.0%", "0.0%", "0.0%"]
+    assert rows["new"][3] == f"{wrong / fresh * 100:.1f}%"
 
 
 def test_verdict_skips_absent_data(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     verdict.main(["--data", str(tmp_path), "--quick"])
     assert "skipped:" in capsys.readouterr().out
+
+
+def _news_folder(root: Path) -> Path:
+    """A small stand-in for the news pairs: 16 articles of 8 sentences each, in 8 stories."""
+    pool = FIRST + SECOND + FRESH
+    rng = random.Random(4)
+    articles = [f"Новость номер {n}. " + " ".join(rng.sample(pool, 8)) for n in range(16)]
+    columns = ("first_url", "second_url", "first_text", "second_text")
+    header = "\t".join([*(f"INPUT:{c}" for c in columns), "GOLDEN:quality"])
+    rows = [
+        f"u{i}\tu{i + 1}\t{articles[i]}\t{articles[i + 1]}\t{'OK' if i % 4 == 0 else 'BAD'}"
+        for i in range(0, 16, 2)
+    ]
+    folder = root / "ru-news-same-story-pairs"
+    folder.mkdir()
+    (folder / "pool.tsv").write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
+    return root
+
+
+def test_verdict_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    verdict.main(["--data", str(_news_folder(tmp_path)), "--quick"])
+    out = capsys.readouterr().out
+    assert "12 indexed articles" in out
+    for title in ("## Labelled drafts", "## Tricks", "## Cost", "bytes/document"):
+        assert title in out
+    lines = {line.split(" | ")[0].strip("| "): line for line in out.splitlines() if "|" in line}
+    assert "| **0.0%** |" in lines["untouched copy"]
+    assert lines["copied"].startswith("| copied | copied |")
+    assert "| 100.0% | 0.0% | 0.0% |" in lines["copied"]
+    assert len([name for name in lines if name in {t.name for t in tricks.TRICKS}]) == 16
+    assert out.count("PASS") + out.count("MISS") == 3 + 1 + 16 + 3

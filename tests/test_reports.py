@@ -87,6 +87,10 @@ def test_check_html(tmp_path: Path, examples: Path) -> None:
     _assert_safe(page)
     assert "uniqueness" in page.lower() and '<mark class="exact">' in page
     assert (tmp_path / "check-2.html").exists()  # the second draft's report
+    # One section a source, open, with the source's own passages marked beside the draft.
+    section = _section(page, '<details class="source" id="source-1" open>', "</details>")
+    assert str(examples / "original.txt") in section
+    assert section.count('<div class="text">') == 2 and '<mark class="rewrite">' in section
 
 
 # --- one set of templates for the pages and the reports ------------------------------------

@@ -183,6 +183,8 @@ def test_api_check_against_an_index(indexed: TestClient, db: Path, texts: tuple[
     with canon.Index(db, readonly=True) as index:
         expected = json.loads(json.dumps(canon.check(texts[1], index).to_dict()))
     assert data["profiles"] == expected["profiles"]
+    assert (data["verdict"], data["tricks"]) == (expected["verdict"], expected["tricks"])
+    assert data["verdict"]["uniqueness"] < 1 and data["profiles"][0]["sources"][0]["fragments"]
     assert data["draft"]["chars"] == len(texts[1])
     assert data["profiles"][0]["sources"][0]["source"].endswith("original.txt")
 
@@ -196,6 +198,11 @@ def test_api_check_exclude_and_errors(indexed: TestClient, texts: tuple[str, str
     assert answer.json()["field"] == "exclude"
     answer = indexed.post("/api/check", json={"draft": texts[1], "similar": 2})
     assert answer.status_code == 422
+    for name in ("min_shared", "common"):
+        answer = indexed.post("/api/check", json={"draft": texts[1], name: 0})
+        assert answer.status_code == 422 and answer.json()["field"] == name
+    strict = indexed.post("/api/check", json={"draft": texts[1], "min_shared": 10**6}).json()
+    assert strict["verdict"]["uniqueness"] == 1.0  # no source holds a million shingles
     answer = indexed.post("/api/check", json={"draft": ""})
     assert answer.status_code == 400
     assert answer.json()["field"] == "draft"

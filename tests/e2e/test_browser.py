@@ -155,13 +155,32 @@ def test_check_page(page, served: Served, examples_dir: Path) -> None:
     page.fill("textarea[name=draft_text]", draft)
     page.click("button[type=submit]")
     page.wait_for_selector("mark")
-    text = page.inner_text("body")
     with Index(served.db, readonly=True) as index:
         expected = canon.check(draft, index)
+    verdict = expected.verdict
+    # The headline figure first, then its two parts, drawn to scale.
+    assert page.inner_text("#uniqueness") == f"{verdict.uniqueness * 100:.1f}%"
+    parts = page.inner_text(".verdict .parts")
+    assert f"copied {verdict.copied * 100:.1f}%" in parts
+    assert f"rewritten {verdict.rewritten * 100:.1f}%" in parts
+    width = float(page.get_attribute("svg.bar rect.copied", "width"))
+    assert width == pytest.approx(verdict.copied * 100, abs=0.01)
+    assert page.locator("table.tricks tr").count() == len(expected.tricks) + 1
+    page.click("details.details summary")
+    details = page.inner_text("details.details")
     for profile in expected.profiles:
-        assert f"{profile.uniqueness * 100:.1f}%" in text
-    assert "original.txt" in text
+        assert f"{profile.uniqueness * 100:.1f}%" in details
+    assert "original.txt" in page.inner_text("table.sources")
     assert page.locator("mark.exact").count() > 0 and page.locator("mark.rewrite").count() > 0
+    # Clicking a source keeps only its fragments marked and opens it beside the draft.
+    marks = page.locator("#draft mark").count()
+    page.click("tr[data-source='1']")
+    picked = page.locator("#draft mark.picked").count()
+    assert 0 < picked <= marks
+    assert page.locator("#draft.picking").count() == 1
+    assert page.locator("#source-1[open] .sides .text mark").count() > 0
+    page.click("tr[data-source='1']")
+    assert page.locator("#draft mark.picked").count() == 0
 
 
 def test_load(served: Served) -> None:

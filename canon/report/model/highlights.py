@@ -133,14 +133,15 @@ def runs_of(text: str, groups: Groups, windows: Iterable[Window] | None = None) 
     )
 
 
-def check_runs(result: CheckResult) -> tuple[Run, ...]:
+def check_runs(result: CheckResult, windows: Iterable[Window] | None = None) -> tuple[Run, ...]:
     """The draft of a check cut into runs: copied word for word, rewritten, or unique, as
-    the verdict counted them."""
+    the verdict counted them; with ``windows``, each mark carries their ids."""
     verdict = result.verdict
     if verdict is None:
-        return runs_of(result.text, [(p.word_for_word, p.fragments) for p in result.profiles])
-    groups = [(True, verdict.copied_fragments), (False, verdict.rewritten_fragments)]
-    return runs_of(result.text, groups)
+        groups: Groups = [(p.word_for_word, p.fragments) for p in result.profiles]
+    else:
+        groups = [(True, verdict.copied_fragments), (False, verdict.rewritten_fragments)]
+    return runs_of(result.text, groups, windows)
 
 
 def fragment_k(table: Table) -> int:

@@ -114,13 +114,21 @@ def _source_views(result: CheckResult) -> tuple[SourceView, ...]:
     return tuple(views)
 
 
+def _owned_runs(result: CheckResult, sources: Sequence[SourceView]) -> tuple[Run, ...]:
+    """The verdict's runs of the draft, each mark carrying the numbers of the sources whose
+    fragments overlap it (in ``Run.twins``), so a page can pick out one source's fragments."""
+    windows = [(r.start, r.end, str(s.number)) for s in sources for r in s.draft if r.level]
+    return check_runs(result, windows)
+
+
 def check_view(result: CheckResult, doc: Document) -> CheckView:
+    sources = _source_views(result)
     return CheckView(
         document_row("draft", doc),
         uniqueness_rows(result),
-        check_runs(result),
+        _owned_runs(result, sources),
         statistics(result.text),
         verdict_row(result.verdict) if result.verdict else None,
         trick_rows(result.tricks),
-        _source_views(result),
+        sources,
     )

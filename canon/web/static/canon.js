@@ -26,3 +26,36 @@
     if (first) first.scrollIntoView({block: "nearest", behavior: "smooth"});
   });
 })();
+
+// Click (or Enter on) a source of a check: only its fragments stay marked in the draft, and its
+// side-by-side section opens; click it again to see every fragment.
+(function () {
+  "use strict";
+  function pick(row) {
+    var draft = document.getElementById("draft");
+    if (!draft) return;
+    var number = row.dataset.source;
+    var again = row.classList.contains("picked");
+    document.querySelectorAll("tr[data-source].picked, #draft mark.picked").forEach(function (e) {
+      e.classList.remove("picked");
+    });
+    draft.classList.toggle("picking", !again);
+    if (again) return;
+    row.classList.add("picked");
+    draft.querySelectorAll("mark[data-sources]").forEach(function (mark) {
+      if (mark.dataset.sources.split(" ").indexOf(number) >= 0) mark.classList.add("picked");
+    });
+    var section = document.getElementById("source-" + number);
+    if (section) section.open = true;
+    var first = draft.querySelector("mark.picked");
+    if (first) first.scrollIntoView({block: "nearest", behavior: "smooth"});
+  }
+  document.addEventListener("click", function (event) {
+    var row = event.target.closest("tr[data-source]");
+    if (row && !event.target.closest("a")) pick(row);
+  });
+  document.addEventListener("keydown", function (event) {
+    var row = event.target.closest && event.target.closest("tr[data-source]");
+    if (row && event.key === "Enter") pick(row);
+  });
+})();

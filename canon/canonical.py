@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
 
+import numpy as np
+
 from .profile import Profile, get_profile
 from .text import lemmatize
 from .text.lemmatize import base_forms, parts_of_speech
@@ -91,18 +93,23 @@ class Canonical:
     def fingerprint(self) -> str:
         return self.profile.fingerprint
 
+    @cached_property
+    def _span_array(self) -> np.ndarray:
+        return np.asarray(self.spans, dtype=np.int64).reshape(-1, 2)
+
     def fragments(self, starts: Iterable[int], k: int) -> tuple[Fragment, ...]:
         """Merged character ranges of the k-word windows starting at token ``starts``
         (ascending), mapped to the original text through the spans."""
-        spans = self.spans
-        merged: list[list[int]] = []
-        for first in starts:
-            start, end = spans[first][0], spans[first + k - 1][1]
-            if merged and start <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], end)
-            else:
-                merged.append([start, end])
-        return tuple(Fragment(s, e) for s, e in merged)
+        first = np.fromiter(starts, dtype=np.int64)
+        if len(first) == 0:
+            return ()
+        spans = self._span_array
+        begin, end = spans[first, 0], spans[first + k - 1, 1]
+        # Spans ascend with the tokens, so the ends of ascending windows ascend too: a window
+        # opens a new fragment exactly when it starts after the previous one ends.
+        opens = np.flatnonzero(np.concatenate(([True], begin[1:] > end[:-1])))
+        closes = np.concatenate((opens[1:] - 1, [len(first) - 1]))
+        return tuple(Fragment(int(s), int(e)) for s, e in zip(begin[opens], end[closes]))
 
     def __len__(self) -> int:
         return len(self.tokens)

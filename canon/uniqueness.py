@@ -30,7 +30,7 @@ from .shingle import window_hashes
 from .sketch import estimate_jaccard, signature
 from .text.quotes import quoted_ranges
 from .text.tricks import Trick
-from .verdict import Verdict, verdict_of
+from .verdict import Verdict, nothing_left, verdict_of
 
 __all__ = [
     "CheckResult",
@@ -318,6 +318,17 @@ def _ranges_of(draft: _Draft, indexed: IndexedProfile, found: np.ndarray) -> tup
     return draft.canonical.fragments(starts, indexed.k)
 
 
+def _elsewhere(draft: _Draft, found: _Found, explained: Attribution, rules: _Rules) -> np.ndarray:
+    """The draft's hashes found only in excluded sources (that explain enough of it); a
+    draft made of nothing else is refused."""
+    frequent = np.fromiter(found.frequent, dtype=np.int64, count=len(found.frequent))
+    known = np.union1d(explained.credited, frequent.view(np.uint64))
+    elsewhere = np.setdiff1d(attribute(found.excluded, rules.min_shared).credited, known)
+    if len(elsewhere) and np.isin(draft.distinct, elsewhere).all():
+        raise nothing_left(rules.name)
+    return elsewhere
+
+
 def _check_profile(
     text: str,
     index: Index,
@@ -329,20 +340,12 @@ def _check_profile(
     borrowed = {h for h, _ in found.rows} | found.frequent
     n = len(draft.distinct)
     explained = attribute(found.rows, rules.min_shared)
+    elsewhere = _elsewhere(draft, found, explained, rules)
     listed = _top_sources(index, indexed, explained, found.names, n, rules.top)
     sources = _with_fragments(index, indexed, draft, explained, listed)
     fragments = _ranges_of(draft, indexed, explained.credited)
-    frequent = np.fromiter(found.frequent, dtype=np.int64, count=len(found.frequent))
-    phrases = np.setdiff1d(frequent.view(np.uint64), explained.credited)
-    known = np.union1d(explained.credited, frequent.view(np.uint64))
-    elsewhere = np.setdiff1d(attribute(found.excluded, rules.min_shared).credited, known)
-    if len(elsewhere) and np.isin(draft.distinct, elsewhere).all():
-        raise InputError(
-            f"{rules.name} has nothing left to check: all its text is quoted or found only in "
-            "excluded sources",
-            source=rules.name,
-            reason="nothing-counted",
-        )
+    # Set phrases never reach the rows, so no source is credited with one.
+    phrases = np.fromiter(found.frequent, dtype=np.int64, count=len(found.frequent))
     near = None
     if rules.similar is not None:
         near = _similar(index, indexed, draft.distinct, rules.similar, rules.exclude)
@@ -359,7 +362,7 @@ def _check_profile(
         near,
         draft.canonical.profile.word_for_word,
         fragment_owners(fragments, [s.fragments for s in sources]),
-        _ranges_of(draft, indexed, phrases),
+        _ranges_of(draft, indexed, phrases.view(np.uint64)),
         _ranges_of(draft, indexed, elsewhere),
         draft.canonical.tricks,
     )

@@ -20,7 +20,7 @@ import regex
 from .canonical import Fragment
 from .errors import InputError
 
-__all__ = ["Verdict", "counted", "verdict_of"]
+__all__ = ["Verdict", "counted", "nothing_left", "verdict_of"]
 
 _COUNTED = regex.compile(r"[\p{L}\p{N}]+")
 
@@ -47,6 +47,16 @@ class Verdict:
             "copied_fragments": [[f.start, f.end] for f in self.copied_fragments],
             "rewritten_fragments": [[f.start, f.end] for f in self.rewritten_fragments],
         }
+
+
+def nothing_left(name: str) -> InputError:
+    """The error of a draft whose text is all quoted or all found in excluded sources."""
+    return InputError(
+        f"{name} has nothing left to check: all its text is quoted or found only in "
+        "excluded sources",
+        source=name,
+        reason="nothing-counted",
+    )
 
 
 def _mask(size: int, ranges: Iterable[Fragment | tuple[int, int]]) -> np.ndarray:
@@ -92,12 +102,7 @@ def verdict_of(
     counts = counted(text) & ~(_mask(size, left_out) & ~copy & ~rewrite)
     chars = int(counts.sum())
     if chars == 0:
-        raise InputError(
-            f"{name} has nothing left to check: all its text is quoted or found only in "
-            "excluded sources",
-            source=name,
-            reason="nothing-counted",
-        )
+        raise nothing_left(name)
     copied_share = int((copy & counts).sum()) / chars
     rewritten_share = int((rewrite & counts).sum()) / chars
     return Verdict(

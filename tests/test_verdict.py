@@ -3,6 +3,7 @@ up, every fragment tied to the sources that hold it, chance phrases kept out."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -214,3 +215,25 @@ def test_tricks_are_reported_at_the_top(index: Path) -> None:
     data = result.to_dict()
     assert set(data["verdict"]) >= {"uniqueness", "copied", "rewritten", "chars", "formula"}
     assert data["tricks"][0].keys() == {"kind", "start", "end", "original", "repaired"}
+
+
+def test_set_phrases_are_shown_as_such(tmp_path: Path) -> None:
+    from canon.report.model import check_view
+    from canon.sources.documents import Document
+
+    phrase = "в том числе и по выходным дням"
+    topics = ["Библиотека работает", "Бассейн открыт", "Музей принимает гостей"]
+    rows = [{"id": f"doc-{i}", "text": f"{t} {phrase}, а вход свободный для всех {i}."}
+            for i, t in enumerate(topics)]  # fmt: skip
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), "utf-8")
+    draft = f"{NEW} Каток закрыт {phrase}."
+    with Index(tmp_path / "i.db", create=True) as opened:
+        canon.add_sources(opened, [str(corpus)], [canon.get_profile("raw")])
+        result = canon.check(draft, opened, common=2, min_shared=1)
+    (raw,) = result.profiles
+    assert [draft[f.start : f.end] for f in raw.set_phrases] == [phrase]
+    assert not raw.sources and not raw.fragments  # it ties the draft to no source
+    assert result.verdict.uniqueness == 1.0
+    doc = Document("draft", draft, method="text", encoding=None)
+    assert check_view(result, doc).set_phrases == (phrase,)

@@ -151,6 +151,7 @@ def print_profiles(profiles: Sequence[Profile]) -> None:
 # --------------------------------------------------------------------------- check
 
 _MARKS = {EXACT: ("[[", "]]"), REWRITE: ("{{", "}}")}
+_PHRASES_SHOWN = 10
 _STYLES = {EXACT: "bold white on red", REWRITE: "black on yellow"}
 
 
@@ -281,6 +282,13 @@ def print_check(
     if view.sources:
         console.print("\n[bold]Sources[/]")
         console.print(_merged_sources_grid(view.sources))
+    if view.set_phrases:
+        shown = ", ".join(f"«{escape(p)}»" for p in view.set_phrases[:_PHRASES_SHOWN])
+        more = len(view.set_phrases) - _PHRASES_SHOWN
+        console.print(
+            f"\n[bold]Set phrases[/] (in too many documents to tie to a source): {shown}"
+            + (f" and {more} more" if more > 0 else "")
+        )
     if details:
         _print_details(console, view)
     for row in view.profiles:

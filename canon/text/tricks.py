@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import regex
+
 from ..records import record_dict
 from .normalize import IGNORABLE, drop_marks
 from .tokenize import Fold
@@ -51,7 +53,13 @@ def _invisible(text: str, spans: list[tuple[int, int]]) -> list[Trick]:
     return tricks
 
 
+# A letter and a mark other than the breve of й and the diaeresis of ё, once decomposed.
+_FOREIGN_MARK = regex.compile(r"[^\P{M}\u0306\u0308]|[^ийеёИЙЕЁ][\u0306\u0308]")
+
+
 def _marks(text: str, spans: list[tuple[int, int]]) -> list[Trick]:
+    if not _FOREIGN_MARK.search(unicodedata.normalize("NFD", text)):
+        return []  # the common case: no word carries a mark the rules remove
     tricks: list[Trick] = []
     for start, end in spans:
         word = IGNORABLE.sub("", text[start:end])

@@ -83,6 +83,7 @@ class CheckView:
     verdict: VerdictRow | None = None
     tricks: tuple[TrickRow, ...] = ()
     sources: tuple[SourceView, ...] = ()
+    set_phrases: tuple[str, ...] = ()  # each phrase once, in draft order
 
 
 def _source_views(result: CheckResult) -> tuple[SourceView, ...]:
@@ -131,4 +132,12 @@ def check_view(result: CheckResult, doc: Document) -> CheckView:
         verdict_row(result.verdict) if result.verdict else None,
         trick_rows(result.tricks),
         sources,
+        _set_phrases(result),
     )
+
+
+def _set_phrases(result: CheckResult) -> tuple[str, ...]:
+    """The draft's set phrases as text, each once, in the order they first appear."""
+    ranges = sorted((f.start, f.end) for p in result.profiles for f in p.set_phrases)
+    phrases = (" ".join(result.text[start:end].split()) for start, end in ranges)
+    return tuple(dict.fromkeys(phrases))

@@ -8,6 +8,7 @@
     python -m benchmarks.sampling     # what mod-m shingle sampling costs in accuracy
     python -m benchmarks.dedup        # MinHash signatures against datasketch, dedup scaling
     python -m benchmarks.quality      # ROC-AUC of shingle Jaccard on labelled Russian pairs
+    python -m benchmarks.seo_ranges   # usual water and nausea of real articles, stuffing alarms
 
 Every script takes ``--quick`` for a smoke run of well under a minute, and ``--help``.  What they
 share lives here: ``_common`` (timing, tables, verdicts), ``corpus`` (generated Russian text)

@@ -21,6 +21,7 @@ from benchmarks.corpus import DOC_WORDS
 
 __all__ = [
     "ARTICLES",
+    "EVAL_PAGES",
     "NEWS",
     "PARAPHRASER",
     "SHARED_DATA",
@@ -29,8 +30,11 @@ __all__ = [
     "dataset",
     "pack_documents",
     "read_articles",
+    "read_eval_pages",
     "read_news",
+    "read_news_texts",
     "read_paraphraser",
+    "read_russian_articles",
     "read_texts",
     "read_tsv",
 ]
@@ -39,6 +43,7 @@ SHARED_DATA = REPO.parent / "shared" / "data"
 PARAPHRASER = "paraphraser"
 NEWS = "ru-news-same-story-pairs"
 ARTICLES = "scrapinghub-article-extraction-benchmark"
+EVAL_PAGES = "trafilatura-eval-subset"
 
 
 def dataset(data: Path, name: str) -> Path | None:
@@ -139,6 +144,12 @@ def read_news(folder: Path) -> list[Pair]:
     return list(pairs.values())
 
 
+def read_news_texts(folder: Path) -> list[str]:
+    """The distinct article texts of the news pairs (both sides of every pair)."""
+    texts = [text for pair in read_news(folder) for text in (pair.first, pair.second)]
+    return list(dict.fromkeys(t for t in texts if t.strip()))
+
+
 # ---------------------------------------------------------------- pages
 
 
@@ -167,3 +178,17 @@ def read_articles(folder: Path, out: Path) -> tuple[list[Page], set[str]]:
     subset = folder / "russian_subset.tsv"
     russian = {row["id"] for row in read_tsv(subset)} if subset.is_file() else set()
     return pages, russian
+
+
+def read_russian_articles(folder: Path) -> list[str]:
+    """The ground-truth article texts of the Russian pages of the article-extraction
+    benchmark (the ids of ``russian_subset.tsv``)."""
+    truth = json.loads((folder / "ground-truth.json").read_text("utf-8"))
+    ids = [row["id"] for row in read_tsv(folder / "russian_subset.tsv")]
+    return [truth[i]["articleBody"] for i in ids if (truth.get(i) or {}).get("articleBody")]
+
+
+def read_eval_pages(folder: Path) -> list[tuple[str, Path]]:
+    """(URL, HTML file) of every page of trafilatura's evaluation subset."""
+    entries = json.loads((folder / "evaldata_subset.json").read_text("utf-8"))
+    return [(url, folder / "html" / entry["file"]) for url, entry in sorted(entries.items())]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import math
 import pkgutil
 import random
 from pathlib import Path
@@ -38,7 +39,7 @@ from benchmarks._common import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = ("dedup", "extraction", "index", "quality", "sampling", "speed", "verdict")
+SCRIPTS = ("dedup", "extraction", "index", "quality", "sampling", "seo_ranges", "speed", "verdict")
 SHARED = ("_common", "corpus", "data", "drafts", "tricks")
 
 
@@ -354,3 +355,66 @@ def test_speed_rejects_a_missing_corpus(tmp_path: Path, capsys: pytest.CaptureFi
         speed.parse_args(["--corpus", str(tmp_path / "absent")])
     assert exit_info.value.code == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- seo_ranges
+
+
+def test_seo_fit_recovers_a_power_law() -> None:
+    seo = importlib.import_module("benchmarks.seo_ranges")
+    words = [50, 100, 200, 400, 800, 1600]
+    fitted = seo.fit(words, [3.0 * w**0.5 for w in words])
+    assert fitted.exponent == pytest.approx(0.5)
+    assert np.allclose(fitted.residuals, 0, atol=1e-9)
+    like = seo.PowerBound(coefficient=0, exponent=0, longest=1000, tail=1)
+    bound = fitted.bound(0.95, like)
+    assert (bound.coefficient, bound.exponent) == (pytest.approx(3.0), pytest.approx(0.5))
+    assert (bound.longest, bound.tail) == (1000, 1)
+    residuals = [i / 100 for i in range(101)]  # the same spread at both lengths
+    spread = seo.fit([100] * 101 + [200] * 101, [math.exp(r) for r in residuals * 2])
+    assert spread.exponent == pytest.approx(0.0, abs=1e-9)
+    assert spread.bound(1.0, like).coefficient == pytest.approx(math.e)  # the top residual
+    assert spread.bound(0.5, like).coefficient == pytest.approx(math.exp(0.5))
+
+
+def test_seo_stuffed_copies() -> None:
+    seo = importlib.import_module("benchmarks.seo_ranges")
+    text = "Чай полезен. Зелёный чай вкуснее чая!"
+    assert (
+        seo.stuff_phrase(text, "чай")
+        == "купить Чай полезен. Зелёный купить чай вкуснее купить чая!"
+    )
+    assert seo.stuff_sentences(text, "чай") == "Чай: Чай полезен. Чай: Зелёный чай вкуснее чая!"
+    assert seo.top_keyword(text) == ("чай", 3)
+
+
+def test_seo_ranges_skips_absent_data(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    seo = importlib.import_module("benchmarks.seo_ranges")
+    seo.main(["--data", str(tmp_path), "--quick"])
+    out = capsys.readouterr().out
+    assert out.count("skipped:") == 3
+    assert "nothing to fit" in out
+
+
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+def test_seo_constants_are_the_measurement() -> None:
+    """The curves canon holds are what ``benchmarks.seo_ranges`` measures on the real data."""
+    if not (SHARED_DATA / data.NEWS).is_dir():
+        pytest.skip(f"{SHARED_DATA / data.NEWS} is absent")
+    seo = importlib.import_module("benchmarks.seo_ranges")
+    measured = [m for a in seo.read_corpus(SHARED_DATA, quick=False) if (m := seo.measure(a.text))]
+    words = [m.words for m in measured]
+    for _, column, (low_q, high_q), norm in seo.FITTED:
+        fitted = seo.fit(words, [getattr(m, column) for m in measured])
+        pairs = [(fitted.bound(high_q, norm.high), norm.high)]
+        if norm.low is not None:
+            pairs.append((fitted.bound(low_q, norm.low), norm.low))
+        for got, held in pairs:
+            assert got.coefficient == pytest.approx(held.coefficient, rel=1e-3), column
+            assert got.exponent == pytest.approx(held.exponent, rel=1e-3), column
+    for _, column, held in seo.STUFFING_FITS:
+        got = seo.fit(words, [getattr(m, column) for m in measured]).bound(0.99, held)
+        assert got.coefficient == pytest.approx(held.coefficient, rel=1e-3), column
+        assert got.exponent == pytest.approx(held.exponent, rel=1e-3), column

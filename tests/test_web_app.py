@@ -28,6 +28,7 @@ def test_routes_live_in_module_level_routers() -> None:
         ("GET", "/healthz"),
         ("POST", "/api/compare"),
         ("POST", "/api/check"),
+        ("POST", "/api/stats"),
         ("GET", "/api/index/stats"),
     }
     assert _paths(pages.router) == {("GET", "/"), ("POST", "/")}

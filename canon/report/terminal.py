@@ -27,8 +27,11 @@ from .model import (
     REWRITE,
     CheckView,
     NearRow,
+    PhraseRow,
     Run,
     SourceView,
+    Statistics,
+    TargetRow,
     TrickRow,
     UniquenessRow,
     VerdictRow,
@@ -38,7 +41,7 @@ from .model import (
     method_label,
     metric_rows,
     profile_rows,
-    stats_rows,
+    stats_view,
 )
 
 __all__ = [
@@ -307,22 +310,75 @@ def print_check(
 # --------------------------------------------------------------------------- stats
 
 
+_VERDICT_STYLES = {"norm": "green", "low": "yellow", "high": "red", "steep": "red", "flat": "red"}
+
+
+def _verdict_text(verdict: str) -> str:
+    return f"[{_VERDICT_STYLES.get(verdict, 'bold')}]{escape(verdict)}[/]" if verdict else ""
+
+
+def _figures_grid(view: Statistics) -> RichTable:
+    grid = _grid()
+    grid.add_column("figure", style="bold")
+    grid.add_column("value", justify="right")
+    grid.add_column("verdict")
+    grid.add_column("usual at this length", style="dim")
+    for name, value in view.rows[:-1]:  # keywords get a table of their own
+        judged = view.verdict_of(name)
+        verdict, usual = (judged.verdict, judged.usual) if judged else ("", "")
+        grid.add_row(name, escape(value), _verdict_text(verdict), escape(usual))
+    return grid
+
+
+def _keywords_grid(stats: TextStats) -> RichTable:
+    table = _grid()
+    for title in ("keyword (lemma)", "count", "density"):
+        table.add_column(title, justify="left" if title.startswith("keyword") else "right")
+    for keyword in stats.keywords:
+        table.add_row(escape(keyword.lemma), f"{keyword.count:,}", f"{keyword.density:.1f}%")
+    return table
+
+
+def _phrases_grid(rows: Sequence[PhraseRow], size: int) -> RichTable:
+    table = _grid()
+    table.add_column(f"phrase of {size} lemmas")
+    table.add_column("lemmas", style="dim")
+    table.add_column("count", justify="right")
+    table.add_column("density", justify="right")
+    for row in rows:
+        table.add_row(escape(row.form), escape(row.phrase), row.count, row.density)
+    return table
+
+
+def _targets_grid(rows: Sequence[TargetRow]) -> RichTable:
+    table = _grid()
+    table.add_column("target keyword")
+    for title in ("count", "exact", "density"):
+        table.add_column(title, justify="right")
+    table.add_column("forms", style="dim")
+    for row in rows:
+        table.add_row(escape(row.keyword), row.count, row.exact, row.density, escape(row.forms))
+    return table
+
+
 def print_stats(stats: TextStats, doc: Document) -> None:
-    """Text statistics: a two-column table, then the keywords."""
+    """Text statistics: the figures with their verdicts, stuffing warnings, then the
+    keywords, the phrases and the target keywords."""
     console = _console()
+    view = stats_view(stats)
     console.print(_document_lines("Text", doc))
-    grid = _grid(show_header=False)
-    grid.add_column(style="bold")
-    grid.add_column(justify="right")
-    for name, value in stats_rows(stats)[:-1]:  # keywords get a table of their own
-        grid.add_row(name, escape(value))
     console.print()
-    console.print(grid)
-    if stats.keywords:
-        table = _grid()
-        for title in ("keyword (lemma)", "count", "density"):
-            table.add_column(title, justify="left" if title.startswith("keyword") else "right")
-        for keyword in stats.keywords:
-            table.add_row(escape(keyword.lemma), str(keyword.count), f"{keyword.density:.1f}%")
+    console.print(_figures_grid(view))
+    if view.warnings:
         console.print()
-        console.print(table)
+    for line in view.warnings:
+        console.print(f"[bold red]warning:[/] {escape(line)}")
+    if stats.keywords:
+        console.print()
+        console.print(_keywords_grid(stats))
+    for size in sorted({row.size for row in view.phrases}):
+        console.print()
+        console.print(_phrases_grid([row for row in view.phrases if row.size == size], size))
+    if view.targets:
+        console.print()
+        console.print(_targets_grid(view.targets))

@@ -1,4 +1,5 @@
-"""A request's heavy work, as functions a worker process runs: extracting, comparing, checking.
+"""A request's heavy work, as functions a worker process runs: extracting, comparing, checking,
+counting a text's statistics.
 
 Each job takes plain, picklable inputs (the server's settings, the sides of a request: a text,
 an upload's bytes, or a page already fetched) and returns a JSON-ready dict or a view of
@@ -16,7 +17,15 @@ from typing import Any
 from ..report.model import CheckView, CompareView, check_view, compare_view
 from ..sources.documents import Document
 from ..sources.pagecache import Page
-from .service import check_draft, compare_docs, need_index, page_text, read_text, read_upload
+from .service import (
+    check_draft,
+    compare_docs,
+    need_index,
+    page_text,
+    read_text,
+    read_upload,
+    text_statistics,
+)
 from .settings import ServerSettings
 
 __all__ = [
@@ -27,6 +36,7 @@ __all__ = [
     "check_page",
     "compare_json",
     "compare_page",
+    "stats_json",
 ]
 
 PAGE_KS = (3, 4, 5)
@@ -73,6 +83,14 @@ def check_json(settings: ServerSettings, draft: Side, options: dict[str, Any]) -
         need_index(settings), document, writable=settings.allow_index_writes, **options
     )
     return {"draft": document.to_dict(), **result.to_dict()}
+
+
+def stats_json(
+    settings: ServerSettings, text: Side, keywords: Sequence[str], top: int
+) -> dict[str, Any]:
+    """``/api/stats``: a text's statistics, as ``canon stats --json`` prints them."""
+    document = _document(text, settings)
+    return {"source": document.to_dict(), **text_statistics(document, keywords, top).to_dict()}
 
 
 def compare_page(settings: ServerSettings, first: Side, second: Side) -> CompareView:

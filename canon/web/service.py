@@ -13,6 +13,7 @@ from ..errors import CanonError, IndexFileError, OptionError, ProfileError, Text
 from ..index.store import Index, IndexStats
 from ..sources.documents import Document, page_document, read_source
 from ..sources.fetch import FetchOptions, Page, fetch, is_url
+from ..textstats import TextStats, text_stats
 from ..uniqueness import CheckResult, check
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "page_text",
     "read_text",
     "read_upload",
+    "text_statistics",
     "url_of",
 ]
 
@@ -178,6 +180,14 @@ def check_draft(
             )
     except CanonError as exc:
         raise field_error(exc, "draft") from exc
+
+
+def text_statistics(document: Document, keywords: Sequence[str], top: int) -> TextStats:
+    """``text_stats`` of a document's text; an error names its field (``text``, ``keywords``)."""
+    try:
+        return text_stats(document.text, top=top, keywords=keywords)
+    except CanonError as exc:
+        raise field_error(exc, "text") from exc
 
 
 def index_stats(index: Path) -> IndexStats:

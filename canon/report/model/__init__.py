@@ -7,7 +7,8 @@ label and highlight is worked out once.
 - ``highlights``: levels (``EXACT``, ``REWRITE``) and :class:`Run` s of a text, twin ids of a
   comparison's marks, the fragment k and the per-profile shared fragments of a table;
 - ``rows``: metric rows of a table, uniqueness rows of a check, documents, profiles and their
-  description, text statistics;
+  description;
+- ``stats``: text statistics: figures, verdicts, keywords, phrases, targets, warnings;
 - ``views``: :class:`CompareView` and :class:`CheckView`, all of one result at once.
 """
 
@@ -35,7 +36,6 @@ from .rows import (
     NearRow,
     ProfileRow,
     SourceRow,
-    Statistics,
     TrickRow,
     UniquenessRow,
     VerdictRow,
@@ -45,11 +45,22 @@ from .rows import (
     metric_rows,
     percent,
     profile_rows,
-    statistics,
-    stats_rows,
     trick_rows,
     uniqueness_rows,
     verdict_row,
+)
+from .stats import (
+    JudgedRow,
+    PhraseRow,
+    Statistics,
+    TargetRow,
+    judged_rows,
+    phrase_rows,
+    statistics,
+    stats_rows,
+    stats_view,
+    stuffing_lines,
+    target_rows,
 )
 from .views import CheckView, CompareView, SourceView, check_view, compare_view
 
@@ -61,15 +72,18 @@ __all__ = [
     "CompareView",
     "DocumentRow",
     "Groups",
+    "JudgedRow",
     "Level",
     "MetricCell",
     "MetricRow",
     "NearRow",
+    "PhraseRow",
     "ProfileRow",
     "Run",
     "SourceRow",
     "SourceView",
     "Statistics",
+    "TargetRow",
     "TrickRow",
     "UniquenessRow",
     "VerdictRow",
@@ -82,15 +96,20 @@ __all__ = [
     "document_row",
     "fragment_groups",
     "fragment_k",
+    "judged_rows",
     "level_runs",
     "method_label",
     "metric_rows",
     "percent",
+    "phrase_rows",
     "profile_rows",
     "runs_of",
     "shared_windows",
     "statistics",
     "stats_rows",
+    "stats_view",
+    "stuffing_lines",
+    "target_rows",
     "trick_rows",
     "twin_ids",
     "uniqueness_rows",

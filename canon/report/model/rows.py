@@ -1,4 +1,4 @@
-"""Results → rows of formatted cells: metrics, uniqueness, documents, profiles, statistics."""
+"""Results → rows of formatted cells: metrics, uniqueness, documents, profiles."""
 
 from __future__ import annotations
 
@@ -6,13 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...comparison import Comparison, Table
-from ...errors import CanonError
 from ...profile import Profile
 from ...sources.documents import Document
 from ...sources.fetch import is_url
 from ...text.normalize import IGNORABLE
 from ...text.tricks import Trick
-from ...textstats import TextStats, text_stats
 from ...uniqueness import CheckResult, SimilarDocument, SourceMatch
 from ...verdict import Verdict
 
@@ -24,7 +22,6 @@ __all__ = [
     "NearRow",
     "ProfileRow",
     "SourceRow",
-    "Statistics",
     "TrickRow",
     "UniquenessRow",
     "VerdictRow",
@@ -34,8 +31,6 @@ __all__ = [
     "metric_rows",
     "percent",
     "profile_rows",
-    "statistics",
-    "stats_rows",
     "trick_rows",
     "uniqueness_rows",
     "verdict_row",
@@ -278,40 +273,3 @@ def profile_rows(table: Table) -> tuple[ProfileRow, ...]:
         )
         for p in table.profiles
     )
-
-
-def stats_rows(stats: TextStats) -> list[tuple[str, str]]:
-    """The text statistics as ``(name, value)`` pairs; keywords last."""
-    zipf = stats.zipf
-    if zipf.slope is None:
-        zipf_text = str(zipf.note)
-    else:
-        zipf_text = f"{zipf.slope:.2f}, {zipf.r_squared:.2f}" + (
-            "" if zipf.natural else " (outside the usual range)"
-        )
-    return [
-        ("characters", f"{stats.characters:,}"),
-        ("characters without spaces", f"{stats.characters_no_spaces:,}"),
-        ("words", f"{stats.words:,}"),
-        ("unique lemmas", f"{stats.unique_lemmas:,}"),
-        ("water", f"{stats.water_percent:.1f}%"),
-        ("classic nausea", f"{stats.classic_nausea:.2f} ({stats.classic_nausea_lemma or '-'})"),
-        ("academic nausea", f"{stats.academic_nausea:.1f}%"),
-        ("Zipf slope, R²", zipf_text),
-        ("keywords", ", ".join(f"{k.lemma} {k.count} ({k.density:.1f}%)" for k in stats.keywords)),
-    ]
-
-
-@dataclass(frozen=True)
-class Statistics:
-    """The statistics rows of a text, or ``note``: why it has none."""
-
-    rows: tuple[tuple[str, str], ...]
-    note: str = ""
-
-
-def statistics(text: str) -> Statistics:
-    try:
-        return Statistics(tuple(stats_rows(text_stats(text))))
-    except CanonError as exc:
-        return Statistics((), str(exc))

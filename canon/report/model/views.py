@@ -15,7 +15,6 @@ from .rows import (
     DocumentRow,
     MetricRow,
     ProfileRow,
-    Statistics,
     TrickRow,
     UniquenessRow,
     VerdictRow,
@@ -23,11 +22,11 @@ from .rows import (
     metric_rows,
     percent,
     profile_rows,
-    statistics,
     trick_rows,
     uniqueness_rows,
     verdict_row,
 )
+from .stats import Statistics, statistics
 
 __all__ = ["CheckView", "CompareView", "SourceView", "check_view", "compare_view"]
 

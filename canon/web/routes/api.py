@@ -1,4 +1,4 @@
-"""JSON requests → library results as JSON: ``/api/compare``, ``/api/check``,
+"""JSON requests → library results as JSON: ``/api/compare``, ``/api/check``, ``/api/stats``,
 ``/api/index/stats`` and ``/healthz``.  Errors are ``{"error": ..., "field": ...}``."""
 
 from __future__ import annotations
@@ -8,13 +8,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from ...textstats.targets import MAX_KEYWORD_CHARS, MAX_KEYWORDS
 from .. import jobs
 from ..jobs import PAGE_KS, PAGE_PROFILES
 from ..running import in_worker, side_of
 from ..service import index_stats, need_index
 from ..settings import Settings
 
-__all__ = ["PAGE_KS", "PAGE_PROFILES", "CheckBody", "CompareBody", "router"]
+__all__ = ["PAGE_KS", "PAGE_PROFILES", "CheckBody", "CompareBody", "StatsBody", "router"]
 
 router = APIRouter()
 
@@ -38,6 +39,16 @@ class CheckBody(BaseModel):
     similar: float | None = Field(None, gt=0, le=1)
     min_shared: int = Field(3, ge=1, description="Shingles a source must hold to count.")
     common: int = Field(1000, ge=1, description="Documents above which a shingle is a set phrase.")
+
+
+class StatsBody(BaseModel):
+    text: str = Field(description="A text, or an http(s) URL whose main text is analysed.")
+    keywords: list[Annotated[str, Field(max_length=MAX_KEYWORD_CHARS)]] = Field(
+        default_factory=list,
+        max_length=MAX_KEYWORDS,
+        description="Target keywords, each counted by lemma in every form.",
+    )
+    top: int = Field(10, ge=0, le=1000, description="Keywords, and phrases of each length, listed.")
 
 
 @router.get("/healthz")
@@ -67,6 +78,12 @@ async def api_check(body: CheckBody, request: Request, settings: Settings) -> di
     }
     draft = await side_of(request, "draft", body.draft)
     return await in_worker(request, jobs.check_json, draft, options)
+
+
+@router.post("/api/stats")
+async def api_stats(body: StatsBody, request: Request) -> dict[str, Any]:
+    text = await side_of(request, "text", body.text)
+    return await in_worker(request, jobs.stats_json, text, body.keywords, body.top)
 
 
 @router.get("/api/index/stats")

@@ -9,6 +9,7 @@
     python -m benchmarks.dedup        # MinHash signatures against datasketch, dedup scaling
     python -m benchmarks.quality      # ROC-AUC of shingle Jaccard on labelled Russian pairs
     python -m benchmarks.seo_ranges   # usual water and nausea of real articles, stuffing alarms
+    python -m benchmarks.sentences    # the sentence measure: its threshold on labelled pairs, cost
 
 Every script takes ``--quick`` for a smoke run of well under a minute, and ``--help``.  What they
 share lives here: ``_common`` (timing, tables, verdicts), ``corpus`` (generated Russian text)

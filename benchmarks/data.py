@@ -125,10 +125,11 @@ class Pair:
     label: str
 
 
-def read_paraphraser(folder: Path) -> list[Pair]:
-    """ParaPhraser's gold test pairs; the label is the class: "1", "0" or "-1"."""
+def read_paraphraser(folder: Path, split: str = "test") -> list[Pair]:
+    """ParaPhraser's pairs of one split (``test``: the gold test pairs, or ``train``); the
+    label is the class: "1", "0" or "-1"."""
     rows = read_tsv(folder / "pairs.tsv")
-    return [Pair(r["text_1"], r["text_2"], r["class"]) for r in rows if r["split"] == "test"]
+    return [Pair(r["text_1"], r["text_2"], r["class"]) for r in rows if r["split"] == split]
 
 
 def read_news(folder: Path) -> list[Pair]:

@@ -39,7 +39,10 @@ from benchmarks._common import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = ("dedup", "extraction", "index", "quality", "sampling", "seo_ranges", "speed", "verdict")
+SCRIPTS = (
+    "dedup", "extraction", "index", "quality", "sampling", "sentences", "seo_ranges", "speed",
+    "verdict",
+)  # fmt: skip
 SHARED = ("_common", "corpus", "data", "drafts", "tricks")
 
 
@@ -339,6 +342,40 @@ def test_quality_skips_absent_data(tmp_path: Path, capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert out.count("skipped:") == 2
     assert str(tmp_path / data.PARAPHRASER) in out
+
+
+def test_sentences_skips_absent_data(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sentences = importlib.import_module("benchmarks.sentences")
+    sentences.main(["--data", str(tmp_path), "--quick"])
+    out = capsys.readouterr().out
+    assert out.count("skipped:") == 2
+    assert str(tmp_path / data.PARAPHRASER) in out and str(tmp_path / data.NEWS) in out
+
+
+def test_sentences_threshold_is_the_best_f1_that_keeps_news_recall() -> None:
+    sentences = importlib.import_module("benchmarks.sentences")
+    scored = sentences.Scored
+
+    def pairs(kind: str, positive: bool | None, scores: list[float]) -> list:
+        return [scored(kind, positive, 5, s, s) for s in scores]
+
+    # Train F1 is 1 from 0.70 to 0.75 and 0.8 from 0.30 to 0.65; re-inflected news sentences
+    # scoring 0.56 are lost above 0.55, so 0.55 is the best threshold that keeps them.
+    train = pairs("precise", True, [0.75, 0.9]) + pairs("non-paraphrase", False, [0.1, 0.65])
+    news = pairs("shuffled", True, [1.0] * 10) + pairs("re-inflected", True, [0.56] * 10)
+    assert sentences.rates(train, 0.7).f1 == 1.0
+    assert sentences.rates(train, 0.5).f1 == pytest.approx(0.8)
+    assert sentences.choose(train, news) == 0.55
+    assert sentences.choose(train, pairs("shuffled", True, [1.0])) == 0.75
+
+
+def test_sentences_auc_counts_ties_half() -> None:
+    sentences = importlib.import_module("benchmarks.sentences")
+    scored = sentences.Scored
+    rows = [scored("a", True, 5, 0.8, 0.5), scored("a", True, 5, 0.4, 0.5),
+            scored("b", False, 5, 0.4, 0.5), scored("b", False, 5, 0.1, 0.5)]  # fmt: skip
+    assert sentences.auc(rows) == pytest.approx((1 + 1 + 0.5 + 1) / 4)
+    assert sentences.auc(rows, flat=True) == pytest.approx(0.5)
 
 
 def test_quality_quick_takes_pairs_evenly() -> None:

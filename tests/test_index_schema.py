@@ -60,10 +60,16 @@ def _crafted(path: Path, ddl: str) -> Path:
 @pytest.mark.parametrize(
     ("ddl", "lacks"),
     [
-        ("", "lacks the tables bands, doc_profiles, documents, postings, profiles;"),
+        (
+            "",
+            "lacks the tables bands, doc_profiles, documents, lemma_postings, lemmas, postings, "
+            "profiles;",
+        ),
         (
             "CREATE TABLE profiles (id); CREATE TABLE documents (id); CREATE TABLE postings (x);"
             "CREATE TABLE bands (profile_id, band, key, doc_id);"
+            "CREATE TABLE lemmas (profile_id, hash, df, common);"
+            "CREATE TABLE lemma_postings (profile_id, hash, first_doc, docs);"
             "CREATE TABLE doc_profiles (doc_id)",
             "lacks the columns doc_profiles.hashes, doc_profiles.profile_id",
         ),

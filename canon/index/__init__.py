@@ -7,8 +7,12 @@ Rooms, in the order a document goes through them:
   SQLite error turned into one ``IndexFileError``; write transactions.
 - ``rules``: the profile registry (profiles, k, step, sampling, MinHash/LSH settings),
   registered atomically on a new index and checked on every later add.
-- ``prepare``: sources read, canonicalized and hashed in worker processes.
-- ``writes``: prepared documents → rows (documents, hash blobs, signatures, postings, bands).
+- ``prepare``: sources read, canonicalized and hashed in worker processes (under a profile
+  with morphology, their sentences' lemma sets too).
+- ``writes``: prepared documents → rows (documents, hash blobs, signatures, postings, bands,
+  sentence blobs).
+- ``lemmas``: the sentence measure's tables (lemma frequencies, lemma postings below the
+  common limit), kept in step on add and remove, and their probes.
 - ``lookups``: postings of a draft's hashes, LSH neighbours, listings and statistics.
 - ``store``: :class:`Index`, the open file, tying the rooms together.
 - ``ingest``: SOURCE arguments → documents in an index, a batch a transaction.

@@ -23,8 +23,13 @@ __all__ = ["BUSY_TIMEOUT", "open_index", "read_error", "reading", "transaction",
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another one's transaction
 
 
+_UNDECODABLE = "could not decode to utf-8"  # a text column holding other bytes
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
+    if _UNDECODABLE in text.lower():
+        return "a text column holds bytes that are not UTF-8"  # never echo the bytes
     return text.splitlines()[0] if text else type(exc).__name__
 
 
@@ -44,7 +49,7 @@ def _kind(exc: sqlite3.Error) -> str:
         return "read-only"
     if code == "SQLITE_NOTADB" or "not a database" in text:
         return "not-an-index"
-    if code == "SQLITE_CORRUPT" or "malformed" in text:
+    if code == "SQLITE_CORRUPT" or "malformed" in text or _UNDECODABLE in text:
         return "corrupt"
     if code in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in text:
         return "busy"

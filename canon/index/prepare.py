@@ -1,5 +1,8 @@
 """Items → documents prepared for the index: read, canonicalized and hashed in worker processes.
 
+Under a profile with morphology, a document's sentences are also split and kept as lemma sets
+(:func:`canon.sentences.sentence_sets`) for the sentence measure.
+
 Each worker process gets the job (profiles, k, step, sampling, how to read) once, at start;
 items go out and prepared documents come back in order.
 """
@@ -14,6 +17,7 @@ from dataclasses import dataclass
 from ..canonical import canonicalize
 from ..errors import CanonError, InputError, TextTooShort
 from ..profile import Profile
+from ..sentences import sentence_sets
 from ..shingle import keep_sampled, shingle_hashes
 from ..sources.collection import Failure, Item
 from ..sources.documents import Document, read_source
@@ -60,8 +64,10 @@ def _prepare_item(item: Item, job: _Job) -> Prepared | Failure | Skipped:
         if job.known.get(item.source) == digest:
             return Skipped(item.source)
         shingles = {}
+        sentences = {}
         for profile in job.profiles:
-            tokens = canonicalize(doc.text, profile).tokens
+            canonical = canonicalize(doc.text, profile)
+            tokens = canonical.tokens
             everything = shingle_hashes(tokens, job.k, job.step)
             if len(everything) == 0:
                 raise TextTooShort(
@@ -80,10 +86,13 @@ def _prepare_item(item: Item, job: _Job) -> Prepared | Failure | Skipped:
                     reason="sampling",
                 )
             shingles[profile.fingerprint] = (len(tokens), hashes)
+            if profile.morphology != "none":
+                sentences[profile.fingerprint] = sentence_sets(canonical)
         text = pack_text(doc.text) if job.store_text else None
         return Prepared(
-            item.source, doc.title, doc.method, doc.chars, digest, doc.final_url, shingles, text
-        )
+            item.source, doc.title, doc.method, doc.chars, digest, doc.final_url, shingles,
+            sentences, text,
+        )  # fmt: skip
     except CanonError as exc:
         return Failure(item.source, str(exc))
 

@@ -12,6 +12,14 @@ Layout (schema version 3; ``PRAGMA application_id`` marks a canon index):
   shingle hashes stored as signed SQLite integers.
 - ``bands``: LSH band keys of each document's MinHash signature (kept in ``doc_profiles``),
   so near-duplicates of a draft are found without a scan.
+- ``doc_profiles.sentences``: under a profile with morphology (lemma, stem), the document's
+  sentences as character spans and content-lemma hash sets (``canon.sentences.SentenceSets``
+  bytes); NULL under the others.
+- ``lemmas``: per profile, each content lemma's document frequency, and whether it is
+  *common* (held by more documents than ``canon.index.lemmas.COMMON_LEMMA``).
+- ``lemma_postings``: the inverted table of the lemmas that are not common, so the sources of
+  a rewritten sentence are found without a scan: ``(profile, lemma hash, first document)``
+  → the sorted ids of up to 128 documents as one little-endian uint32 blob.
 
 Creating is one ``BEGIN IMMEDIATE`` transaction that looks again, under the write lock,
 whether another process created the tables first: two writers on a new file both succeed.
@@ -42,7 +50,7 @@ __all__ = [
     "unpack_text",
 ]
 
-SCHEMA_VERSION = 3  # 2: signatures, LSH bands, hash blobs and sampling; 3: stored texts
+SCHEMA_VERSION = 3  # 2: signatures, LSH bands, hash blobs and sampling; 3: texts, sentences
 APPLICATION_ID = 0x63616E6E  # "cann"
 # zstd's default level: 2.5x smaller than UTF-8 on Russian news (level 9: 2.7x, 3x slower).
 _ZSTD_LEVEL = 3
@@ -79,6 +87,7 @@ CREATE TABLE doc_profiles (
     shingles INTEGER NOT NULL,
     hashes BLOB NOT NULL,
     signature BLOB NOT NULL,
+    sentences BLOB,
     PRIMARY KEY (doc_id, profile_id)
 ) WITHOUT ROWID;
 CREATE TABLE postings (
@@ -94,9 +103,31 @@ CREATE TABLE bands (
     doc_id INTEGER NOT NULL,
     PRIMARY KEY (profile_id, band, key, doc_id)
 ) WITHOUT ROWID;
+CREATE TABLE lemmas (
+    profile_id INTEGER NOT NULL,
+    hash INTEGER NOT NULL,
+    df INTEGER NOT NULL,
+    common INTEGER NOT NULL,
+    PRIMARY KEY (profile_id, hash)
+) WITHOUT ROWID;
+CREATE TABLE lemma_postings (
+    profile_id INTEGER NOT NULL,
+    hash INTEGER NOT NULL,
+    first_doc INTEGER NOT NULL,
+    docs BLOB NOT NULL,
+    PRIMARY KEY (profile_id, hash, first_doc)
+) WITHOUT ROWID;
 """
 
-TABLES = ("bands", "doc_profiles", "documents", "postings", "profiles")
+TABLES = (
+    "bands",
+    "doc_profiles",
+    "documents",
+    "lemma_postings",
+    "lemmas",
+    "postings",
+    "profiles",
+)
 
 
 # ------------------------------------------------------------------ column values

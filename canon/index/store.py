@@ -15,8 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from ..profile import Profile
+from ..sentences import SentenceSets
 from ..sketch import Signature
-from . import lookups, writes
+from . import lemmas, lookups, writes
 from .connection import open_index, reading, transaction
 from .lookups import IndexStats
 from .rules import IndexedProfile, read_profiles, register_profiles
@@ -142,6 +143,37 @@ class Index:
         """Documents sharing an LSH band with ``signature``: ``(doc_id, signature, hashes)``."""
         with self._reading():
             return lookups.similar(self._db, profile, signature)
+
+    # ------------------------------------------------------------------ sentence lemmas
+
+    def document_count(self) -> int:
+        with self._reading():
+            return lemmas.document_count(self._db)
+
+    def lemma_frequencies(
+        self, profile: IndexedProfile, hashes: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """How many documents hold each of ``hashes`` (content lemmas under ``profile``), and
+        whether it is common (held by more than ``COMMON_LEMMA`` documents, so it has no
+        postings); both aligned with ``hashes``."""
+        with self._reading():
+            return lemmas.frequencies(self._db, profile.id, hashes)
+
+    def lemma_postings(
+        self, profile: IndexedProfile, hashes: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(hashes, doc_ids)``: a row for every document holding one of ``hashes`` (none for
+        a common lemma), found by key."""
+        with self._reading():
+            return lemmas.postings(self._db, profile.id, hashes)
+
+    def sentence_sets(
+        self, profile: IndexedProfile, doc_ids: Iterable[int] | None = None
+    ) -> Iterator[tuple[int, SentenceSets]]:
+        """``(doc_id, sentences)`` of the documents named, or of every document, under a
+        profile with morphology (none under the others)."""
+        with self._reading():
+            yield from lemmas.sentence_sets(self._db, profile.id, doc_ids)
 
     def integrity(self) -> str:
         """SQLite's integrity check: ``"ok"``, or the first problem it found."""

@@ -1,4 +1,5 @@
-"""Prepared documents → rows of the index: documents, their hashes and signatures, postings, bands.
+"""Prepared documents → rows of the index: documents, their hashes and signatures, postings, bands,
+sentence lemma sets and the lemma tables.
 
 Functions here run inside the caller's write transaction; they never commit.
 """
@@ -7,14 +8,16 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 import numpy as np
 
 from ..lsh import band_keys
+from ..sentences import SentenceSets
 from ..shingle import keep_sampled
 from ..sketch import Signature, signatures
+from . import lemmas
 from .rules import IndexedProfile, read_profiles
 from .schema import blob, signed, unblob
 
@@ -23,7 +26,8 @@ __all__ = ["Prepared", "delete_sources", "insert_batch"]
 
 @dataclass(frozen=True)
 class Prepared:
-    """A document canonicalized for the index: per profile fingerprint, words and hashes."""
+    """A document canonicalized for the index: per profile fingerprint, words and hashes, and
+    under the profiles with morphology its sentences' lemma sets."""
 
     source: str
     title: str | None
@@ -32,6 +36,7 @@ class Prepared:
     content_hash: str
     final_url: str | None
     shingles: dict[str, tuple[int, np.ndarray]]
+    sentences: dict[str, SentenceSets] = field(default_factory=dict)
     text: bytes | None = None  # the main text as a zstd frame, when the index stores texts
 
 
@@ -123,6 +128,7 @@ def insert_batch(
         if batch and p.fingerprint in batch[0].shingles
     }
     rows = _Rows([], [])
+    lemma_rows: list[tuple[int, int, np.ndarray]] = []
     for position, doc in enumerate(batch):
         delete_sources(db, [doc.source])
         doc_id = _insert_document(db, doc)
@@ -130,12 +136,17 @@ def insert_batch(
             profile_id = by_fingerprint[fingerprint].id
             sketch = sketches[fingerprint]
             signature = sketch.signatures[position].to_bytes()
+            sentences = doc.sentences.get(fingerprint)
             db.execute(
-                "INSERT INTO doc_profiles VALUES (?,?,?,?,?,?)",
-                (doc_id, profile_id, words, len(hashes), blob(hashes), signature),
-            )
+                "INSERT INTO doc_profiles VALUES (?,?,?,?,?,?,?)",
+                (doc_id, profile_id, words, len(hashes), blob(hashes), signature,
+                 None if sentences is None else sentences.to_bytes()),
+            )  # fmt: skip
             rows.add(profile_id, doc_id, hashes, sketch.keys[position])
+            if sentences is not None:
+                lemma_rows.append((profile_id, doc_id, sentences.distinct()))
     rows.insert(db)
+    lemmas.add_documents(db, lemma_rows)
     return len(batch)
 
 
@@ -143,9 +154,13 @@ def _delete_document(
     db: sqlite3.Connection, doc_id: int, profiles: dict[int, IndexedProfile]
 ) -> None:
     stored = db.execute(
-        "SELECT profile_id, hashes, signature FROM doc_profiles WHERE doc_id = ?", (doc_id,)
+        "SELECT profile_id, hashes, signature, sentences FROM doc_profiles WHERE doc_id = ?",
+        (doc_id,),
     ).fetchall()
-    for profile_id, hashes, signature in stored:
+    for profile_id, hashes, signature, sentences in stored:
+        if sentences is not None:
+            distinct = SentenceSets.from_bytes(sentences).distinct()
+            lemmas.remove_document(db, profile_id, doc_id, distinct)
         db.executemany(
             "DELETE FROM postings WHERE profile_id = ? AND hash = ? AND doc_id = ?",
             ((profile_id, h, doc_id) for h in signed(unblob(hashes))),
@@ -162,7 +177,8 @@ def _delete_document(
 
 
 def delete_sources(db: sqlite3.Connection, sources: Iterable[str]) -> int:
-    """Remove the documents of ``sources`` with their postings and bands; how many there were."""
+    """Remove the documents of ``sources`` with their postings, bands and lemma rows; how many
+    there were."""
     removed = 0
     profiles: dict[int, IndexedProfile] | None = None
     for source in sources:

@@ -1,0 +1,386 @@
+"""A draft and an index → the draft's sentences rewritten from indexed ones: source, spans, score.
+
+Each draft sentence of at least ``min_lemmas`` content lemmas is compared with the sentences
+of the indexed documents by the IDF-weighted Dice of their lemma sets
+(:mod:`canon.sentences`; IDF from the index's document frequencies); it is *rewritten from* a
+source sentence when that score reaches ``threshold``.  The answer equals comparing the draft
+sentence with every sentence of every document, but only a few documents are read:
+
+- Dice ≥ θ needs ``w(shared) ≥ α · w(draft)`` with ``α = θ / (2 − θ)``.  So a source
+  sentence that reaches θ must hold one of the draft sentence's rarest lemmas, those that
+  carry more than ``1 − α`` of its weight (the *prefix*, as in prefix-filtering set joins).
+  The prefixes are looked up in the lemma postings, and so are the drafts' other lemmas,
+  rarest first, while they add at most :data:`PROBE_POSTINGS` postings (document ids).
+- A document whose looked-up lemmas, plus all the lemmas not looked up, weigh less than
+  ``α · w(draft)`` cannot hold such a sentence, and is not read.
+- The other documents' sentence sets are read; the weight each of their sentences shares
+  with each draft sentence is summed at once, and only the pairs that share at least
+  ``α · w(draft)`` have the source sentence's own weight read and their Dice computed.
+
+A common lemma (see :mod:`canon.index.lemmas`) has no postings: a draft sentence whose
+uncommon lemmas weigh too little to form a prefix cannot be looked up; it is listed in
+``too_common`` and not judged.  The index is probed a fixed number of times per draft (lemma
+frequencies twice, postings once, names and sentence sets in chunks of 500 documents).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .canonical import Canonical, canonicalize
+from .errors import OptionError
+from .index.rules import profile_of
+from .index.store import Index, IndexedProfile
+from .records import record_dict
+from .sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, idf, sentence_sets
+
+__all__ = ["PER_SENTENCE", "PROBE_POSTINGS", "Rewrite", "RewriteCheck", "find_rewrites"]
+
+PER_SENTENCE = 5  # sources listed per rewritten draft sentence, best first
+PROBE_POSTINGS = 50_000  # lemma postings (document ids) read per draft beyond the prefixes
+_SLACK = 1e-9  # relative: bounds are loosened by this much against rounding
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """Draft characters ``[start, end)``, a sentence rewritten from characters
+    ``[source_start, source_end)`` of the indexed document ``doc_id`` (``source``)."""
+
+    start: int
+    end: int
+    doc_id: int
+    source: str
+    title: str | None
+    source_start: int
+    source_end: int
+    score: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return record_dict(self)
+
+
+@dataclass(frozen=True)
+class RewriteCheck:
+    """The sentence measure of one draft under one index profile.
+
+    ``sentences`` counts the draft's sentences holding a content lemma, ``judged`` those long
+    enough to judge and not made of common lemmas; ``too_common`` spans the ones left out
+    for being made of common lemmas; ``rewrites`` are in draft order, best source first.
+    """
+
+    profile: str
+    fingerprint: str
+    threshold: float
+    min_lemmas: int
+    sentences: int
+    judged: int
+    too_common: tuple[tuple[int, int], ...]
+    rewrites: tuple[Rewrite, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return record_dict(self)
+
+
+@dataclass(frozen=True)
+class _Query:
+    """One draft sentence to judge: its lemmas, their weights, and its prefix."""
+
+    number: int  # the sentence's position in the draft's sentence sets
+    lemmas: np.ndarray  # sorted uint64
+    weights: np.ndarray  # aligned with lemmas
+    total: float  # w(draft sentence)
+    prefix: np.ndarray  # the lemmas one of which a source sentence reaching the threshold has
+
+
+class _Weights:
+    """Frequencies and IDF weights of lemmas, read from the index as needed."""
+
+    def __init__(self, index: Index, indexed: IndexedProfile) -> None:
+        self.index, self.indexed = index, indexed
+        self.documents = index.document_count()
+        self.hashes = np.zeros(0, np.uint64)
+        self.df = np.zeros(0, np.int64)
+        self.common = np.zeros(0, bool)
+
+    def learn(self, hashes: np.ndarray) -> None:
+        new = np.setdiff1d(hashes, self.hashes)
+        if len(new) == 0:
+            return
+        df, common = self.index.lemma_frequencies(self.indexed, new)
+        order = np.argsort(np.concatenate([self.hashes, new]), kind="stable")
+        self.hashes = np.concatenate([self.hashes, new])[order]
+        self.df = np.concatenate([self.df, df])[order]
+        self.common = np.concatenate([self.common, common])[order]
+
+    def of(self, hashes: np.ndarray) -> np.ndarray:
+        """The IDF weights of ``hashes``, all learnt before."""
+        return idf(self.df[np.searchsorted(self.hashes, hashes)], self.documents)
+
+    def postings(self, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The postings each of ``hashes`` has (0 for a common lemma), and which are
+        common."""
+        at = np.searchsorted(self.hashes, hashes)
+        return np.where(self.common[at], 0, self.df[at]), self.common[at]
+
+
+def _join(keys: np.ndarray, probes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every ``(i, j)`` with ``keys[i] == probes[j]``, ``keys`` sorted."""
+    first = np.searchsorted(keys, probes, side="left")
+    count = np.searchsorted(keys, probes, side="right") - first
+    j = np.repeat(np.arange(len(probes)), count)
+    i = np.repeat(first - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
+    return i, j
+
+
+def _grouped(
+    first: np.ndarray, second: np.ndarray, weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct ``(first, second)`` pairs (non-negative ints) and their summed weights."""
+    width = int(second.max(initial=0)) + 1
+    keys, inverse = np.unique(first.astype(np.int64) * width + second, return_inverse=True)
+    total = np.bincount(inverse.ravel(), weights=weights, minlength=len(keys))
+    return keys // width, keys % width, total
+
+
+def _query(number: int, lemmas: np.ndarray, weights: _Weights, alpha: float) -> _Query | None:
+    """The query of a draft sentence, or None when its uncommon lemmas weigh too little."""
+    values = weights.of(lemmas)
+    _, common = weights.postings(lemmas)
+    total = float(values.sum())
+    order = np.lexsort((lemmas, -values))  # heaviest (rarest) first
+    order = order[~common[order]]
+    # After the first j lemmas, the rest weighs total - cumulative[j - 1].
+    left = total - np.cumsum(values[order])
+    needed = np.flatnonzero(left < alpha * total * (1 - _SLACK))
+    if len(needed) == 0:
+        return None
+    return _Query(number, lemmas, values, total, lemmas[order[: needed[0] + 1]])
+
+
+def _flatten(queries: list[_Query]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The queries' lemmas as one array sorted by hash: hashes, the query each comes from,
+    weights."""
+    hashes = np.concatenate([q.lemmas for q in queries])
+    weights = np.concatenate([q.weights for q in queries])
+    owner = np.repeat(np.arange(len(queries)), [len(q.lemmas) for q in queries])
+    order = np.argsort(hashes, kind="stable")
+    return hashes[order], owner[order], weights[order]
+
+
+def _probed(queries: list[_Query], weights: _Weights, budget: int) -> np.ndarray:
+    """The lemmas to look up: every prefix, then the other uncommon lemmas, rarest first,
+    while their postings stay within ``budget``."""
+    needed = np.unique(np.concatenate([q.prefix for q in queries]))
+    others = np.setdiff1d(np.concatenate([q.lemmas for q in queries]), needed)
+    rows, common = weights.postings(others)
+    others, rows = others[~common], rows[~common]
+    order = np.argsort(rows, kind="stable")
+    room = budget - int(weights.postings(needed)[0].sum())
+    fits = np.cumsum(rows[order]) <= room
+    return np.union1d(needed, others[order][fits])
+
+
+def _candidates(
+    index: Index, indexed: IndexedProfile, queries: list[_Query], weights: _Weights, alpha: float
+) -> set[int]:
+    """The documents that may hold a sentence reaching the threshold for some query: those
+    whose looked-up lemmas, with all the lemmas not looked up, weigh enough."""
+    if not queries:
+        return set()
+    hashes, owner, weight = _flatten(queries)
+    probed = _probed(queries, weights, PROBE_POSTINGS)
+    looked = np.isin(hashes, probed)
+    unseen = np.bincount(owner[~looked], weights=weight[~looked], minlength=len(queries))
+    found, docs = index.lemma_postings(indexed, probed)
+    at, row = _join(hashes, found)
+    query, doc, shared = _grouped(owner[at], docs[row], weight[at])
+    needed = alpha * np.array([q.total for q in queries]) * (1 - _SLACK)
+    return {int(d) for d in doc[shared + unseen[query] >= needed[query]]}
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """The sentences of the documents read, one after another."""
+
+    docs: list[int]  # the documents in order
+    sets: list[SentenceSets]
+    first: np.ndarray  # each document's first sentence, then the number of sentences
+    lemmas: np.ndarray  # every sentence's lemmas
+    owners: np.ndarray  # the sentence of each entry of lemmas
+
+    @classmethod
+    def read(cls, index: Index, indexed: IndexedProfile, doc_ids: list[int]) -> _Stored:
+        found = [(doc, s) for doc, s in index.sentence_sets(indexed, doc_ids) if len(s)]
+        sets = [s for _, s in found]
+        first = np.cumsum([0] + [len(s) for s in sets])
+        lemmas = np.concatenate([s.lemmas for s in sets]) if sets else np.zeros(0, np.uint64)
+        owners = [s.owners + f for s, f in zip(sets, first)]
+        return cls(
+            [doc for doc, _ in found],
+            sets,
+            first,
+            lemmas,
+            np.concatenate(owners) if owners else np.zeros(0, np.int64),
+        )
+
+    def locate(self, sentence: int) -> tuple[int, int]:
+        """The document (its position in ``docs``) and the place in it of a sentence."""
+        position = int(np.searchsorted(self.first, sentence, side="right")) - 1
+        return position, sentence - int(self.first[position])
+
+
+@dataclass(frozen=True)
+class _Match:
+    query: _Query
+    doc: int
+    score: float
+    sentence: int  # in the document's sentence sets
+
+
+def _scored(
+    queries: list[_Query], stored: _Stored, weights: _Weights, alpha: float, threshold: float
+) -> list[_Match]:
+    """Every (query, stored sentence) pair of Dice ≥ threshold, the best sentence of each
+    document only.  Shared weights are summed for all pairs at once; the weights of a stored
+    sentence's other lemmas are read only for the pairs that share enough."""
+    if not queries or not len(stored.lemmas):
+        return []
+    hashes, owner, weight = _flatten(queries)
+    at, entry = _join(hashes, stored.lemmas)
+    query, sentence, shared = _grouped(owner[at], stored.owners[entry], weight[at])
+    totals = np.array([q.total for q in queries])
+    keep = shared >= alpha * totals[query] * (1 - _SLACK)
+    query, sentence, shared = query[keep], sentence[keep], shared[keep]
+    entries = np.isin(stored.owners, sentence)
+    weights.learn(np.unique(stored.lemmas[entries]))
+    sizes = np.bincount(
+        stored.owners[entries], weights=weights.of(stored.lemmas[entries]),
+        minlength=int(stored.first[-1]),
+    )  # fmt: skip
+    dice = 2 * shared / (totals[query] + sizes[sentence])
+    best: dict[tuple[int, int], _Match] = {}
+    for q, s, score in zip(query.tolist(), sentence.tolist(), dice.tolist()):
+        if score < threshold:
+            continue
+        position, place = stored.locate(s)
+        key = (q, position)
+        if key not in best or (score, -place) > (best[key].score, -best[key].sentence):
+            best[key] = _Match(queries[q], position, score, place)
+    return list(best.values())
+
+
+def _draft(draft: str | Canonical, indexed: IndexedProfile) -> Canonical:
+    profile = profile_of(indexed)
+    if profile.morphology == "none":
+        raise OptionError(
+            "profile",
+            f"{indexed.name} has no morphology; the sentence measure needs a lemma or stem "
+            "profile of the index",
+            value=indexed.name,
+        )
+    if isinstance(draft, str):
+        return canonicalize(draft, profile)
+    if draft.fingerprint != indexed.fingerprint:
+        raise OptionError(
+            "profile",
+            f"the draft was canonicalized under {draft.profile.name} ({draft.fingerprint}), "
+            f"not under the index's {indexed.name} ({indexed.fingerprint})",
+            value=draft.profile.name,
+        )
+    return draft
+
+
+def _check_settings(threshold: float, min_lemmas: int, per_sentence: int) -> None:
+    if not 0 < threshold <= 1:
+        raise OptionError("threshold", f"must be in (0, 1], got {threshold}", value=threshold)
+    for option, value in (("min_lemmas", min_lemmas), ("per_sentence", per_sentence)):
+        if type(value) is not int or value < 1:
+            raise OptionError(option, f"must be a positive integer, got {value!r}", value=value)
+
+
+def _queries(
+    sets: SentenceSets, weights: _Weights, alpha: float, min_lemmas: int
+) -> tuple[list[_Query], list[tuple[int, int]]]:
+    """The queries of the sentences long enough to judge, and the spans of those made of
+    common lemmas."""
+    long_enough = [i for i in range(len(sets)) if sets.sizes[i] >= min_lemmas]
+    if long_enough:
+        weights.learn(np.unique(np.concatenate([sets.lemmas_of(i) for i in long_enough])))
+    queries, too_common = [], []
+    for i in long_enough:
+        query = _query(i, sets.lemmas_of(i), weights, alpha)
+        if query is None:
+            too_common.append((int(sets.spans[i, 0]), int(sets.spans[i, 1])))
+        else:
+            queries.append(query)
+    return queries, too_common
+
+
+def _listed(
+    matches: list[_Match],
+    draft: SentenceSets,
+    stored: _Stored,
+    names: dict[int, tuple[str, str | None]],
+    per_sentence: int,
+) -> tuple[Rewrite, ...]:
+    """The matches as records: draft order, then score, source name and place in the source;
+    at most ``per_sentence`` a draft sentence."""
+
+    def order(m: _Match) -> tuple[int, float, str, int]:
+        return m.query.number, -m.score, names[stored.docs[m.doc]][0], m.sentence
+
+    listed: list[Rewrite] = []
+    taken: dict[int, int] = defaultdict(int)
+    for m in sorted(matches, key=order):
+        taken[m.query.number] += 1
+        if taken[m.query.number] > per_sentence:
+            continue
+        doc = stored.docs[m.doc]
+        start, end = (int(v) for v in draft.spans[m.query.number])
+        source_start, source_end = (int(v) for v in stored.sets[m.doc].spans[m.sentence])
+        source, title = names[doc]
+        listed.append(Rewrite(start, end, doc, source, title, source_start, source_end, m.score))
+    return tuple(listed)
+
+
+def find_rewrites(
+    draft: str | Canonical,
+    index: Index,
+    indexed: IndexedProfile,
+    exclude: Callable[[str], bool] = lambda source: False,
+    *,
+    threshold: float = THRESHOLD,
+    min_lemmas: int = MIN_LEMMAS,
+    per_sentence: int = PER_SENTENCE,
+) -> RewriteCheck:
+    """The sentences of ``draft`` rewritten from sentences of ``index``'s documents under its
+    profile ``indexed`` (lemma or stem), leaving out the sources ``exclude`` names.
+
+    ``draft`` is a text or its Canonical under ``indexed``'s rules.  A draft sentence lists at
+    most ``per_sentence`` sources, by score, then source name.
+    """
+    _check_settings(threshold, min_lemmas, per_sentence)
+    sets = sentence_sets(_draft(draft, indexed))
+    alpha = threshold / (2 - threshold)
+    weights = _Weights(index, indexed)
+    queries, too_common = _queries(sets, weights, alpha, min_lemmas)
+    candidates = _candidates(index, indexed, queries, weights, alpha)
+    names = index.sources(candidates)
+    allowed = sorted(d for d in candidates if d in names and not exclude(names[d][0]))
+    stored = _Stored.read(index, indexed, allowed)
+    matches = _scored(queries, stored, weights, alpha, threshold)
+    return RewriteCheck(
+        indexed.name,
+        indexed.fingerprint,
+        threshold,
+        min_lemmas,
+        len(sets),
+        len(queries),
+        tuple(too_common),
+        _listed(matches, sets, stored, names, per_sentence),
+    )

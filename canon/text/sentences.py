@@ -1,0 +1,66 @@
+"""A text → its sentences, as character spans: razdel's ``sentenize``, within bounds.
+
+razdel knows Russian abbreviations, initials, numbers and quotations; two things are added
+around it:
+
+- a line break ends a sentence unless the next line starts with a lower-case letter (headings,
+  list items and paragraphs without a final stop are sentences of their own; a line wrapped
+  inside a sentence is not cut);
+- razdel's time grows with the square of a sentence it cannot split (``т.е. т.е. …`` runs
+  200,000 characters in seconds), so a line longer than :data:`PIECE_CHARS` is first cut at
+  the last space before that length.  Real sentences are far shorter; a cut one becomes two.
+
+Spans are ``(start, end)`` offsets into the text given, stripped of surrounding spaces, in
+order and disjoint.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from razdel import sentenize
+
+__all__ = ["PIECE_CHARS", "sentence_spans"]
+
+PIECE_CHARS = 2_000  # the longest stretch of text razdel is given at once
+
+_LINE_BREAK = re.compile(r"[^\S\n\r\u2028\u2029]*[\n\r\u2028\u2029]\s*")  # with its spaces
+_SPACE = re.compile(r"\s")
+
+
+def _lines(text: str) -> Iterator[tuple[int, int]]:
+    start = 0
+    for brk in _LINE_BREAK.finditer(text):
+        if brk.end() < len(text) and text[brk.end()].islower():
+            continue  # a line wrapped inside a sentence
+        if brk.start() > start:
+            yield start, brk.start()
+        start = brk.end()
+    if start < len(text):
+        yield start, len(text)
+
+
+def _pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """``[start, end)`` in stretches of at most :data:`PIECE_CHARS`, cut at a space if any."""
+    while end - start > PIECE_CHARS:
+        limit = start + PIECE_CHARS
+        cut = max(
+            (m.start() for m in _SPACE.finditer(text, start + PIECE_CHARS // 2, limit)),
+            default=limit,
+        )
+        yield start, cut
+        start = cut
+    yield start, end
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every sentence of ``text``, in order."""
+    spans: list[tuple[int, int]] = []
+    for line_start, line_end in _lines(text):
+        for start, end in _pieces(text, line_start, line_end):
+            for found in sentenize(text[start:end]):
+                first, last = start + found.start, start + found.stop
+                if text[first:last].strip():
+                    spans.append((first, last))
+    return spans

@@ -18,21 +18,26 @@ the others.
    - the mean absolute error, in points, of ``verdict.uniqueness`` against the true share of
      new text (target ≤ 5), beside the same error of each profile's shingle uniqueness
      (``ProfileCheck.uniqueness`` of ``raw`` and ``lemma``);
-   - character-level precision and recall of copied text (the verdict's copied fragments; the
-     ``raw`` profile's fragments beside them) and of rewritten text (the verdict's rewritten
-     fragments; the ``lemma`` fragments outside ``raw``'s beside them);
-   - per kind of sentence, the share of its characters marked copied, rewritten, or either.
+   - the verdict's copied and rewritten shares against the true ones, and the
+     character-level precision and recall of its copied and rewritten fragments;
+   - per kind of sentence, the share of its characters marked copied, rewritten, or neither.
+
+   Each figure is also given for the verdict with the sentence measure added: the sentences
+   ``canon.rewrites.find_rewrites`` (under ``lemma``, its default threshold) finds rewritten
+   join the verdict's rewritten part, as planned; ``canon.check`` does not do that
+   yet, so this column shows what it would give.
 2. **Tricks** (``benchmarks.tricks``).  Each trick alters a copy of an indexed article, and the
-   altered copy is checked: its uniqueness is fake (an untouched copy scores 0%).  Targets:
-   ≤ 5% for every trick, ≤ 25% for transliteration and for word shuffles.  The ``lemma``
-   profile's shingle uniqueness is beside it.
+   altered copy is checked: the verdict's uniqueness is fake (an untouched copy scores 0%).
+   Targets: ≤ 5% for every trick, ≤ 25% for transliteration and for word shuffles.  The
+   ``lemma`` profile's shingle uniqueness, the verdict with the sentence measure and the
+   number of tricks the check reported are beside it.
 3. **Cost.**  Check latency: the full check (``canon.check``, on the index with stored texts and
-   on one without) against a check of the shingles only, as ``canon.check`` was before the
-   verdict (per profile: lookup, top sources, fragments of every borrowed window), on the same
-   open index, each draft timed interleaved (the median of its runs), p50 over the drafts
-   (target: the full check ≤ 1.5× the shingles-only one).  Index size per
-   document with stored text (the default) and without (``store_text=False``, ``canon index
-   add --no-store-text``).
+   on one without, and with ``find_rewrites`` after it) against a check of the shingles only,
+   as ``canon.check`` was before the verdict (per profile: lookup, top sources, fragments of
+   every borrowed window), on the same open index, each draft timed interleaved (the median
+   of its runs), p50 over the drafts (target: the full check ≤ 1.5× the shingles-only one).
+   Index size per document with stored text (the default) and without (``store_text=False``,
+   ``canon index add --no-store-text``).
 
 Run from the repository root::
 
@@ -72,8 +77,10 @@ from benchmarks.tricks import TRICKS, Trick
 from canon import CheckResult, Index
 from canon.index.rules import IndexedProfile, profile_of
 from canon.index.store import IndexStats
+from canon.rewrites import find_rewrites
 from canon.shingle import window_hashes
 from canon.uniqueness import ProfileCheck
+from canon.verdict import counted
 
 SEED = 2026
 HOLDOUT = 0.25  # share of the articles never indexed: the new sentences come from them
@@ -214,20 +221,45 @@ def _profile(result: CheckResult, name: str) -> ProfileCheck:
     return next(p for p in result.profiles if p.profile == name)
 
 
+VERDICT = "verdict"
+SENTENCES = "verdict + sentence measure"
 # The uniqueness figures compared with the truth: each profile's shingle share, the verdict.
 FIGURES: dict[str, Callable[[CheckResult], float]] = {
     "`raw` shingle uniqueness": lambda r: _profile(r, "raw").uniqueness,
     "`lemma` shingle uniqueness": lambda r: _profile(r, "lemma").uniqueness,
-    "**verdict** uniqueness": lambda r: r.verdict.uniqueness,  # type: ignore[union-attr]
+    f"**{VERDICT}** uniqueness": lambda r: r.verdict.uniqueness,  # type: ignore[union-attr]
 }
 
 
 @dataclass(frozen=True)
 class Marks:
-    """What the verdict says of a draft, per character: copied, rewritten."""
+    """What a reading of a check says of a draft, per character: copied, rewritten."""
 
     copied: np.ndarray
     rewritten: np.ndarray
+
+    def share(self, label: str, counted: np.ndarray) -> float:
+        """The share of the counted characters marked ``label`` (copied, rewritten or new)."""
+        marked = self.copied | self.rewritten if label == "new" else getattr(self, label)
+        found = float(np.mean(marked[counted]))
+        return 1 - found if label == "new" else found
+
+
+def verdict_marks(result: CheckResult) -> Marks:
+    found = result.verdict
+    assert found is not None
+    n = len(result.text)
+    return Marks(_mask(found.copied_fragments, n), _mask(found.rewritten_fragments, n))
+
+
+def sentence_marks(result: CheckResult, index: Index) -> Marks:
+    """The verdict with the sentences the sentence measure (``canon.rewrites.find_rewrites``
+    under ``lemma``, its default threshold) finds rewritten added to its rewritten part."""
+    marks = verdict_marks(result)
+    lemma = next(p for p in index.profiles() if p.name == "lemma")
+    found = find_rewrites(result.text, index, lemma).rewrites
+    rewritten = (marks.rewritten | _mask(found, len(result.text))) & ~marks.copied
+    return Marks(marks.copied, rewritten)
 
 
 @dataclass(frozen=True)
@@ -238,29 +270,20 @@ class Scored:
     counted: np.ndarray  # the letters and digits
     truth: np.ndarray  # per character: "new", "copied" or "rewritten"
     kinds: np.ndarray
-    figures: dict[str, float]  # each of FIGURES
-    marks: Marks
-    parts: dict[str, float]  # the verdict's copied and rewritten shares
+    figures: dict[str, float]  # each of FIGURES, and SENTENCES
+    marks: dict[str, Marks]  # VERDICT and SENTENCES
 
     def share(self, label: str) -> float:
         """The true share of ``label`` among the counted characters."""
         return float(np.mean(self.truth[self.counted] == label))
 
 
-def score(draft: Draft, result: CheckResult) -> Scored:
-    verdict_ = result.verdict
-    assert verdict_ is not None
-    n = len(draft.text)
-    marks = Marks(_mask(verdict_.copied_fragments, n), _mask(verdict_.rewritten_fragments, n))
-    return Scored(
-        draft,
-        np.array(draft.counted()),
-        np.array(draft.labels()),
-        np.array(draft.kinds()),
-        {name: figure(result) for name, figure in FIGURES.items()},
-        marks,
-        {"copied": verdict_.copied, "rewritten": verdict_.rewritten},
-    )
+def score(draft: Draft, result: CheckResult, index: Index) -> Scored:
+    counted = np.array(draft.counted())
+    marks = {VERDICT: verdict_marks(result), SENTENCES: sentence_marks(result, index)}
+    figures = {name: figure(result) for name, figure in FIGURES.items()}
+    figures[f"{SENTENCES} (not yet in the check)"] = marks[SENTENCES].share("new", counted)
+    return Scored(draft, counted, np.array(draft.labels()), np.array(draft.kinds()), figures, marks)
 
 
 # ---------------------------------------------------------------- the figures
@@ -273,7 +296,7 @@ def pct(share: float) -> str:
 def error_rows(scored: Sequence[Scored]) -> list[list[str]]:
     """Each uniqueness figure against the true share of new text, in points."""
     rows = []
-    for name in FIGURES:
+    for name in scored[0].figures:
         errors = [(s.figures[name] - s.share("new")) * 100 for s in scored]
         mae = statistics.mean(abs(e) for e in errors)
         rows.append([
@@ -287,12 +310,12 @@ def error_rows(scored: Sequence[Scored]) -> list[list[str]]:
     return rows
 
 
-def precision_recall(scored: Sequence[Scored], label: str) -> tuple[float, float]:
-    """Character-level precision and recall of the verdict's ``label`` (copied or
-    rewritten) fragments, over the counted characters of all drafts."""
+def precision_recall(scored: Sequence[Scored], reading: str, label: str) -> tuple[float, float]:
+    """Character-level precision and recall of a reading's ``label`` (copied or rewritten)
+    marks, over the counted characters of all drafts."""
     hit = predicted = actual = 0
     for s in scored:
-        marked = getattr(s.marks, label) & s.counted
+        marked = getattr(s.marks[reading], label) & s.counted
         true = (s.truth == label) & s.counted
         hit += int(np.sum(marked & true))
         predicted += int(np.sum(marked))
@@ -301,16 +324,17 @@ def precision_recall(scored: Sequence[Scored], label: str) -> tuple[float, float
 
 
 def part_rows(scored: Sequence[Scored]) -> list[list[str]]:
-    """The verdict's copied and rewritten parts: shares against the true ones, and the
-    precision and recall of their fragments."""
+    """The copied and rewritten parts: shares against the true ones, and the precision and
+    recall of their marks."""
     rows = []
-    for part in ("copied", "rewritten"):
-        errors = [(s.parts[part] - s.share(part)) * 100 for s in scored]
-        precision, recall = precision_recall(scored, part)
+    for reading, part in ((VERDICT, "copied"), (VERDICT, "rewritten"), (SENTENCES, "rewritten")):
+        found = [s.marks[reading].share(part, s.counted) for s in scored]
+        errors = [(f - s.share(part)) * 100 for f, s in zip(found, scored)]
+        precision, recall = precision_recall(scored, reading, part)
         rows.append([
-            part,
+            f"{part} ({reading})",
             pct(statistics.mean(s.share(part) for s in scored)),
-            pct(statistics.mean(s.parts[part] for s in scored)),
+            pct(statistics.mean(found)),
             f"{statistics.mean(abs(e) for e in errors):.1f}",
             f"{statistics.mean(errors):+.1f}",
             f"{precision:.3f}",
@@ -320,17 +344,21 @@ def part_rows(scored: Sequence[Scored]) -> list[list[str]]:
 
 
 def kind_rows(scored: Sequence[Scored]) -> list[list[str]]:
-    """Per kind of sentence: the share of its counted characters the verdict marks."""
+    """Per kind of sentence: the share of its counted characters each reading marks."""
     rows = []
     for kind in KINDS:
         where = [(s, (s.kinds == kind) & s.counted) for s in scored]
         chars = sum(int(np.sum(w)) for _, w in where)
         if not chars:
             continue
-        copied = sum(int(np.sum(s.marks.copied & w)) for s, w in where) / chars
-        rewritten = sum(int(np.sum(s.marks.rewritten & w)) for s, w in where) / chars
-        row = [kind, TRUTH[kind], f"{chars:,}", pct(copied), pct(rewritten)]
-        rows.append([*row, pct(1 - copied - rewritten)])
+
+        def marked(reading: str, label: str, where: list = where, chars: int = chars) -> float:
+            return sum(int(np.sum(getattr(s.marks[reading], label) & w)) for s, w in where) / chars
+
+        copied, rewritten = marked(VERDICT, "copied"), marked(VERDICT, "rewritten")
+        more = marked(SENTENCES, "rewritten")
+        rows.append([kind, TRUTH[kind], f"{chars:,}", pct(copied), pct(rewritten),
+                     pct(1 - copied - rewritten), pct(more), pct(1 - copied - more)])  # fmt: skip
     return rows
 
 
@@ -354,15 +382,18 @@ def trick_texts(corpus: Corpus, count: int) -> list[str]:
     return long[::step][:count]
 
 
-def fake_uniqueness(index: Index, text: str) -> tuple[float, float, int]:
-    """The ``lemma`` uniqueness and the verdict's of an altered copy (1.0 where the check
-    finds too few words to check), and how many tricks the check reported."""
+def fake_uniqueness(index: Index, text: str) -> tuple[float, float, float, int]:
+    """The ``lemma`` uniqueness, the verdict's and the verdict's with the sentence measure of
+    an altered copy (1.0 where the check finds too few words to check), and how many tricks
+    the check reported."""
     try:
         result = canon.check(text, index)
     except canon.TextTooShort:
-        return 1.0, 1.0, 0
+        return 1.0, 1.0, 1.0, 0
     assert result.verdict is not None
-    return _profile(result, "lemma").uniqueness, result.verdict.uniqueness, len(result.tricks)
+    with_sentences = sentence_marks(result, index).share("new", counted(text))
+    lemma = _profile(result, "lemma").uniqueness
+    return lemma, result.verdict.uniqueness, with_sentences, len(result.tricks)
 
 
 def trick_rows(index: Index, texts: Sequence[str], seed: int) -> list[list[str]]:
@@ -370,12 +401,13 @@ def trick_rows(index: Index, texts: Sequence[str], seed: int) -> list[list[str]]
     rows = []
     for trick in (untouched, *TRICKS):
         found = [fake_uniqueness(index, trick.alter(t, seed + i)) for i, t in enumerate(texts)]
-        fake = statistics.mean(f[1] for f in found)
+        lemma, fake, more, reported = (statistics.mean(f[i] for f in found) for i in range(4))
         rows.append([
             trick.name,
-            pct(statistics.mean(f[0] for f in found)),
+            pct(lemma),
             f"**{pct(fake)}**",
-            f"{statistics.mean(f[2] for f in found):.0f}",
+            pct(more),
+            f"{reported:.0f}",
             target_text(f"{trick.target:.0%}", higher=False),
             verdict(fake, trick.target, higher=False),
         ])  # fmt: skip
@@ -412,6 +444,7 @@ def latency_rows(
 ) -> list[list[str]]:
     """p50 over the drafts of each way of checking, each draft's ways timed interleaved."""
     profiles = stored.profiles()
+    lemma = next(p for p in profiles if p.name == "lemma")
     for draft in drafts[:2]:  # warm: pymorphy3's caches, SQLite's pages
         canon.check(draft.text, stored)
         canon.check(draft.text, bare)
@@ -421,6 +454,8 @@ def latency_rows(
         "full check, index without stored text": lambda text: canon.check(text, bare),
         "full check (`canon.check`: verdict, sources, fragments, passages)":
             lambda text: canon.check(text, stored),
+        "full check and the sentence measure (`find_rewrites` under lemma)":
+            lambda text: (canon.check(text, stored), find_rewrites(text, stored, lemma)),
     }  # fmt: skip
     medians: dict[str, list[float]] = {name: [] for name in ways}
     for draft in drafts:
@@ -466,17 +501,20 @@ def print_drafts(scored: Sequence[Scored]) -> None:
     print("Uniqueness against the true share of new text (points):\n")
     print(table(["figure", "mean abs. error", "mean error", "max error", "target", ""],
                 error_rows(scored)))  # fmt: skip
-    print("\nThe verdict's parts against the truth (shares in points; fragments per character):\n")
-    print(table(["part", "true share", "verdict", "mean abs. error", "mean error", "precision",
+    print("\nThe parts against the truth (errors in points; precision and recall per character):\n")
+    print(table(["part", "true share", "found", "mean abs. error", "mean error", "precision",
                  "recall"], part_rows(scored)))  # fmt: skip
-    print("\nWhat the verdict makes of each kind of sentence (share of its characters):\n")
-    print(table(["kind", "truth", "chars", "copied", "rewritten", "unique"], kind_rows(scored)))
+    print("\nWhat the verdict makes of each kind of sentence (share of its characters), and with"
+          " the sentence measure:\n")  # fmt: skip
+    print(table(["kind", "truth", "chars", "copied", "rewritten", "unique",
+                 "rewritten + sentences", "unique + sentences"], kind_rows(scored)))  # fmt: skip
 
 
 def print_tricks(index: Index, corpus: Corpus, args: argparse.Namespace) -> None:
     texts = trick_texts(corpus, QUICK_TRICK_TEXTS if args.quick else TRICK_TEXTS)
     print(f"\n## Tricks: fake uniqueness of altered copies of {len(texts)} indexed articles\n")
-    header = ["trick", "lemma uniqueness", "verdict uniqueness", "tricks reported", "target", ""]
+    header = ["trick", "lemma uniqueness", "verdict uniqueness", "+ sentence measure",
+              "tricks reported", "target", ""]  # fmt: skip
     print(table(header, trick_rows(index, texts, args.seed)))
 
 
@@ -505,7 +543,7 @@ def run(folder: Path, args: argparse.Namespace, work: Path) -> None:
         Index(work / "stored.db", readonly=True) as stored,
         Index(work / "bare.db", readonly=True) as bare,
     ):
-        print_drafts([score(d, canon.check(d.text, stored)) for d in drafts])
+        print_drafts([score(d, canon.check(d.text, stored), stored) for d in drafts])
         print_tricks(stored, corpus, args)
         print_cost(stored, bare, drafts, args)
 

@@ -26,11 +26,12 @@ from .index.rules import profile_of
 from .index.store import Index, IndexedProfile
 from .measures import exact_jaccard
 from .records import record_dict
+from .rewrites import THRESHOLD, Rewrite, find_rewrites
 from .shingle import window_hashes
 from .sketch import estimate_jaccard, signature
 from .text.quotes import quoted_ranges
 from .text.tricks import Trick
-from .verdict import Verdict, nothing_left, verdict_of
+from .verdict import Verdict, counted, nothing_left, ranges_mask, verdict_of
 
 __all__ = [
     "CheckResult",
@@ -147,11 +148,15 @@ class CheckResult:
     profiles: tuple[ProfileCheck, ...] = field(default=())
     verdict: Verdict | None = None
     tricks: tuple[Trick, ...] = ()
+    rewrites: tuple[Rewrite, ...] = ()  # draft sentences rewritten from indexed ones
+    texts: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    """The stored texts of the sources named, by source (for passages beside the draft)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "verdict": None if self.verdict is None else self.verdict.to_dict(),
             "tricks": [t.to_dict() for t in self.tricks],
+            "rewrites": [r.to_dict() for r in self.rewrites],
             "profiles": [p.to_dict() for p in self.profiles],
         }
 
@@ -334,7 +339,7 @@ def _check_profile(
     index: Index,
     indexed: IndexedProfile,
     rules: _Rules,
-) -> ProfileCheck:
+) -> tuple[ProfileCheck, Canonical]:
     draft = _draft(text, indexed, rules.skip_quotes, rules.name)
     found = _postings(index, indexed, draft.distinct, rules.exclude, rules.common)
     borrowed = {h for h, _ in found.rows} | found.frequent
@@ -365,7 +370,7 @@ def _check_profile(
         _ranges_of(draft, indexed, phrases.view(np.uint64)),
         _ranges_of(draft, indexed, elsewhere),
         draft.canonical.tricks,
-    )
+    ), draft.canonical
 
 
 @dataclass(frozen=True)
@@ -379,6 +384,7 @@ class _Rules:
     common: int | None
     min_shared: int
     name: str
+    sentence_threshold: float | None
 
 
 def _chosen(index: Index, profiles: Sequence[str] | None) -> list[IndexedProfile]:
@@ -405,7 +411,15 @@ def _chosen(index: Index, profiles: Sequence[str] | None) -> list[IndexedProfile
     return [by_name[name] for name in profiles]
 
 
-def _check_options(similar: float | None, common: int | None, min_shared: int) -> None:
+def _check_options(
+    similar: float | None, common: int | None, min_shared: int, sentence_threshold: float | None
+) -> None:
+    if sentence_threshold is not None and not 0 < sentence_threshold <= 1:
+        raise OptionError(
+            "sentence_threshold",
+            f"must be a score in (0, 1], got {sentence_threshold}",
+            value=sentence_threshold,
+        )
     if similar is not None and not 0 < similar <= 1:
         raise OptionError("similar", f"must be a Jaccard in (0, 1], got {similar}", value=similar)
     if common is not None and common < 1:
@@ -417,7 +431,7 @@ def _check_options(similar: float | None, common: int | None, min_shared: int) -
         )
 
 
-def _formula(profiles: Sequence[ProfileCheck], rules: _Rules) -> str:
+def _formula(profiles: Sequence[ProfileCheck], rules: _Rules, sentence_profile: str | None) -> str:
     def named(checks: list[ProfileCheck]) -> str:
         return ", ".join(f"{p.profile} ({p.fingerprint}, k={p.k})" for p in checks) or "none"
 
@@ -425,18 +439,31 @@ def _formula(profiles: Sequence[ProfileCheck], rules: _Rules) -> str:
     inexact = [p for p in profiles if not p.word_for_word]
     common = "" if rules.common is None else f"; a shingle in more than {rules.common} "
     common += "indexed documents is a set phrase and counts for none" if common else ""
+    sentences = ""
+    if sentence_profile is not None:
+        sentences = (
+            " or in a sentence rewritten from a source's (IDF-weighted Dice of their content "
+            f"lemmas under {sentence_profile} at least {rules.sentence_threshold:g})"
+        )
     return (
         "uniqueness = 1 − copied − rewritten, as shares of the draft's letters and digits; "
         f"copied: inside shingles matched word for word under {named(exact)}; "
-        f"rewritten: inside shingles matched only under {named(inexact)}; "
+        f"rewritten: inside shingles matched only under {named(inexact)}{sentences}; "
         f"a source counts when it holds at least {rules.min_shared} of the draft's shingles"
-        f"{common}"
+        f"{' or a sentence' if sentences else ''}{common}"
     )
 
 
-def _verdict(text: str, checks: Sequence[ProfileCheck], rules: _Rules) -> Verdict:
+def _verdict(
+    text: str,
+    checks: Sequence[ProfileCheck],
+    rewrites: Sequence[Rewrite],
+    rules: _Rules,
+    sentence_profile: str | None,
+) -> Verdict:
     copied = [f for p in checks if p.word_for_word for f in p.fragments]
     rewritten = [f for p in checks if not p.word_for_word for f in p.fragments]
+    rewritten += [Fragment(r.start, r.end) for r in rewrites]
     left_out = [f for p in checks for f in p.left_out]
     if rules.skip_quotes:
         left_out += quoted_ranges(text)
@@ -446,7 +473,7 @@ def _verdict(text: str, checks: Sequence[ProfileCheck], rules: _Rules) -> Verdic
         copied=copied,
         rewritten=rewritten,
         left_out=left_out,
-        formula=_formula(checks, rules),
+        formula=_formula(checks, rules, sentence_profile),
     )
 
 
@@ -461,6 +488,7 @@ def check(
     similar: float | None = None,
     common: int | None = 1000,
     min_shared: int = 3,
+    sentence_threshold: float | None = THRESHOLD,
     name: str = "draft",
 ) -> CheckResult:
     """Check ``text`` against ``index`` under each of its profiles (or the ones named): one
@@ -472,16 +500,58 @@ def check(
     (it identifies none), which keeps a check fast however large the index.  ``common=None``
     credits every shingle.
 
+    A draft sentence whose content lemmas match a source sentence's with IDF-weighted Dice at
+    least ``sentence_threshold`` is rewritten from it, whatever the word order
+    (:mod:`canon.rewrites`; ``None`` turns the sentence measure off).
+
     With ``similar``, also list the indexed documents whose whole shingle set has Jaccard at
     least ``similar`` with the draft's: LSH candidates, verified exactly.  ``name`` is how
     messages name the draft (its file or URL).
     """
     chosen = _chosen(index, profiles)
-    _check_options(similar, common, min_shared)
-    rules = _Rules(Exclusion(exclude), skip_quotes, top, similar, common, min_shared, name)
-    checks = tuple(_check_profile(text, index, p, rules) for p in chosen)
+    _check_options(similar, common, min_shared, sentence_threshold)
+    rules = _Rules(
+        Exclusion(exclude), skip_quotes, top, similar, common, min_shared, name, sentence_threshold
+    )
+    done = [_check_profile(text, index, p, rules) for p in chosen]
+    checks = tuple(c for c, _ in done)
+    # The sentence measure runs under the first profile with morphology, when it is on.
+    measured = [(p, c) for p, (_, c) in zip(chosen, done) if c.profile.morphology != "none"]
+    if rules.sentence_threshold is None:
+        measured = []
+    rewrites = _rewrites(text, index, *measured[0], rules) if measured else ()
     tricks = tuple(sorted({t for p in checks for t in p.tricks}, key=_trick_order))
-    return CheckResult(text, checks, _verdict(text, checks, rules), tricks)
+    verdict = _verdict(text, checks, rewrites, rules, measured[0][0].name if measured else None)
+    return CheckResult(text, checks, verdict, tricks, rewrites, _texts(index, checks, rewrites))
+
+
+def _rewrites(
+    text: str, index: Index, indexed: IndexedProfile, canonical: Canonical, rules: _Rules
+) -> tuple[Rewrite, ...]:
+    """The draft's sentences rewritten from indexed ones; with ``skip_quotes``, a sentence
+    mostly inside quotations is left out."""
+    assert rules.sentence_threshold is not None
+    found = find_rewrites(
+        canonical, index, indexed, rules.exclude, threshold=rules.sentence_threshold
+    ).rewrites
+    if not rules.skip_quotes or not found:
+        return found
+    counts = counted(text)
+    quoted = counts & ranges_mask(len(text), quoted_ranges(text))
+    return tuple(
+        r for r in found if 2 * quoted[r.start : r.end].sum() < counts[r.start : r.end].sum()
+    )
+
+
+def _texts(
+    index: Index, checks: Sequence[ProfileCheck], rewrites: Sequence[Rewrite]
+) -> dict[str, str]:
+    """The stored texts of every source the result names."""
+    texts = {m.source: m.text for p in checks for m in p.sources if m.text is not None}
+    missing = {r.doc_id: r.source for r in rewrites if r.source not in texts}
+    stored = index.texts(list(missing)[:_PASSAGE_SOURCES]) if missing else {}
+    texts.update({missing[doc]: text for doc, text in stored.items()})
+    return texts
 
 
 def _trick_order(trick: Trick) -> tuple[int, int, str]:

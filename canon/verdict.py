@@ -20,7 +20,7 @@ import regex
 from .canonical import Fragment
 from .errors import InputError
 
-__all__ = ["Verdict", "counted", "nothing_left", "verdict_of"]
+__all__ = ["Verdict", "counted", "nothing_left", "ranges_mask", "verdict_of"]
 
 _COUNTED = regex.compile(r"[\p{L}\p{N}]+")
 
@@ -59,7 +59,7 @@ def nothing_left(name: str) -> InputError:
     )
 
 
-def _mask(size: int, ranges: Iterable[Fragment | tuple[int, int]]) -> np.ndarray:
+def ranges_mask(size: int, ranges: Iterable[Fragment | tuple[int, int]]) -> np.ndarray:
     """A boolean mask of ``size`` characters, true inside any of ``ranges``: O(n + r)."""
     edges = np.zeros(size + 1, dtype=np.int32)
     for item in ranges:
@@ -78,7 +78,7 @@ def _runs(mask: np.ndarray) -> tuple[Fragment, ...]:
 
 def counted(text: str) -> np.ndarray:
     """Which characters of ``text`` the verdict counts: its letters and digits."""
-    return _mask(len(text), (m.span() for m in _COUNTED.finditer(text)))
+    return ranges_mask(len(text), (m.span() for m in _COUNTED.finditer(text)))
 
 
 def verdict_of(
@@ -97,9 +97,9 @@ def verdict_of(
     A draft with nothing left to count raises :class:`InputError` naming it (``name``).
     """
     size = len(text)
-    copy = _mask(size, copied)
-    rewrite = _mask(size, rewritten) & ~copy
-    counts = counted(text) & ~(_mask(size, left_out) & ~copy & ~rewrite)
+    copy = ranges_mask(size, copied)
+    rewrite = ranges_mask(size, rewritten) & ~copy
+    counts = counted(text) & ~(ranges_mask(size, left_out) & ~copy & ~rewrite)
     chars = int(counts.sum())
     if chars == 0:
         raise nothing_left(name)

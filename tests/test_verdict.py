@@ -237,3 +237,55 @@ def test_set_phrases_are_shown_as_such(tmp_path: Path) -> None:
     assert result.verdict.uniqueness == 1.0
     doc = Document("draft", draft, method="text", encoding=None)
     assert check_view(result, doc).set_phrases == (phrase,)
+
+
+def _shuffled(sentence: str, seed: int) -> str:
+    import random
+
+    words = re.findall(r"\w+", sentence)
+    random.Random(seed).shuffle(words)
+    return " ".join(words).capitalize() + "."
+
+
+def test_sentences_with_their_words_shuffled_are_rewritten(index: Path) -> None:
+    sentences = _sentences(GARDEN)[1:6]
+    draft = " ".join(_shuffled(s, i) for i, s in enumerate(sentences))
+    shingles_only = _check(index, draft, sentence_threshold=None).verdict
+    result = _check(index, draft)
+    assert shingles_only.uniqueness > 0.6  # shingles alone are fooled by the new order
+    assert result.verdict.uniqueness <= 0.25 and result.verdict.copied < 0.1
+    assert {Path(r.source).name for r in result.rewrites} == {"garden.txt"}
+    for r in result.rewrites:  # each rewritten sentence points at its own source sentence
+        words = set(re.findall(r"\w+", GARDEN[r.source_start : r.source_end].lower()))
+        assert words <= set(re.findall(r"\w+", draft[r.start : r.end].lower()))
+    assert "sentence" in result.verdict.formula
+    data = result.to_dict()
+    assert data["rewrites"][0].keys() >= {"start", "end", "source", "source_start", "score"}
+
+
+def test_a_shuffled_sentence_in_quotes_is_left_out(index: Path) -> None:
+    shuffled = _shuffled(_sentences(GARDEN)[2], 7)
+    draft = f"{NEW} Как пишут садоводы, «{shuffled}»"
+    assert _check(index, draft).rewrites
+    quoted = _check(index, draft, skip_quotes=True)
+    assert not quoted.rewrites and quoted.verdict.uniqueness == 1.0
+
+
+def test_sources_found_by_sentences_alone_are_listed(index: Path) -> None:
+    from canon.report.model import check_view
+    from canon.sources.documents import Document
+
+    draft = f"{NEW} {_shuffled(_sentences(TEA)[4], 3)}"
+    result = _check(index, draft)
+    assert not any(p.sources for p in result.profiles) and result.rewrites
+    view = check_view(result, Document("draft", draft, method="text", encoding=None))
+    (source,) = view.sources
+    assert source.source.endswith("tea.txt") and "1 sentence" in source.shared
+    assert source.passages is not None and any(run.level for run in source.passages)
+
+
+@pytest.mark.parametrize("bad", [0, -0.5, 1.5])
+def test_a_bad_sentence_threshold_is_refused(index: Path, bad: float) -> None:
+    with pytest.raises(OptionError) as caught:
+        _check(index, NEW, sentence_threshold=bad)
+    assert caught.value.option == "sentence_threshold"

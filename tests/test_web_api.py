@@ -201,8 +201,13 @@ def test_api_check_exclude_and_errors(indexed: TestClient, texts: tuple[str, str
     for name in ("min_shared", "common"):
         answer = indexed.post("/api/check", json={"draft": texts[1], name: 0})
         assert answer.status_code == 422 and answer.json()["field"] == name
-    strict = indexed.post("/api/check", json={"draft": texts[1], "min_shared": 10**6}).json()
-    assert strict["verdict"]["uniqueness"] == 1.0  # no source holds a million shingles
+    strict = {"draft": texts[1], "min_shared": 10**6, "sentence_threshold": None}
+    # No source holds a million shingles, and no sentence is looked up.
+    assert indexed.post("/api/check", json=strict).json()["verdict"]["uniqueness"] == 1.0
+    by_sentences = indexed.post("/api/check", json={**strict, "sentence_threshold": 0.55}).json()
+    assert by_sentences["verdict"]["uniqueness"] < 0.5 and by_sentences["rewrites"]
+    bad = indexed.post("/api/check", json={**strict, "sentence_threshold": 1.5})
+    assert bad.status_code == 422 and bad.json()["field"] == "sentence_threshold"
     answer = indexed.post("/api/check", json={"draft": ""})
     assert answer.status_code == 400
     assert answer.json()["field"] == "draft"

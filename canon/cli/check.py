@@ -11,6 +11,7 @@ import click
 
 from ..errors import Outcome
 from ..index.store import Index
+from ..rewrites import THRESHOLD
 from ..sources.documents import Document
 from ..uniqueness import CheckResult, check
 from . import cli
@@ -68,6 +69,20 @@ __all__ = ["check_command"]
     "no source and makes no fragment.",
 )
 @click.option(
+    "--sentence-threshold",
+    type=float,
+    default=THRESHOLD,
+    show_default=True,
+    metavar="SCORE",
+    help="A draft sentence is rewritten from a source sentence when their content lemmas "
+    "match with at least this IDF-weighted Dice, in any word order.",
+)
+@click.option(
+    "--no-sentences",
+    is_flag=True,
+    help="Leave the sentence measure out: rewrites are found by shingles only.",
+)
+@click.option(
     "--details", is_flag=True, help="Also print the shingle figures and sources per profile."
 )
 @click.option(
@@ -109,6 +124,8 @@ def check_command(
     min_uniqueness: float | None,
     min_shared: int,
     common: int,
+    sentence_threshold: float,
+    no_sentences: bool,
     details: bool,
     source_number: int | None,
     top: int,
@@ -132,6 +149,7 @@ def check_command(
                 similar=similar,
                 common=common,
                 min_shared=min_shared,
+                sentence_threshold=None if no_sentences else sentence_threshold,
                 name=doc.source,
             )
             _print(result, doc, as_json, details, source_number)

@@ -206,7 +206,7 @@ def _near_grid(near: Sequence[NearRow]) -> RichTable:
 def _print_runs(console: Console, title: str, runs: Sequence[Run]) -> None:
     """A text with its marks: colours on a terminal, ``[[…]]`` and ``{{…}}`` otherwise."""
     if not console.is_terminal:
-        click.echo(f"\n{title} ([[copied word for word]], {{{{found after lemmatization}}}}):")
+        click.echo(f"\n{title} ([[copied word for word]], {{{{rewritten}}}}):")
         click.echo(marked_runs(runs))
         return
     text = Text()
@@ -214,7 +214,7 @@ def _print_runs(console: Console, title: str, runs: Sequence[Run]) -> None:
         text.append(run.text, style=_STYLES.get(run.level, ""))
     console.print(
         f"\n[bold]{escape(title)}[/] ([white on red]copied word for word[/], "
-        "[black on yellow]found after lemmatization[/])"
+        "[black on yellow]rewritten[/])"
     )
     console.print(text)
 
@@ -237,7 +237,7 @@ def _tricks_grid(tricks: Sequence[TrickRow]) -> RichTable:
 
 def _merged_sources_grid(sources: Sequence[SourceView]) -> RichTable:
     grid = _grid()
-    for title in ("#", "source", "share of draft", "shared shingles"):
+    for title in ("#", "source", "share of draft", "found by"):
         grid.add_column(title, justify="left" if title == "source" else "right")
     for s in sources:
         grid.add_row(str(s.number), _titled(s.source, s.title), s.share, s.shared)

@@ -11,6 +11,7 @@ from typing import Any
 from ..comparison import Table, compare_table
 from ..errors import CanonError, IndexFileError, OptionError, ProfileError, TextTooShort
 from ..index.store import Index, IndexStats
+from ..rewrites import THRESHOLD
 from ..sources.documents import Document, page_document, read_source
 from ..sources.fetch import FetchOptions, Page, fetch, is_url
 from ..textstats import TextStats, text_stats
@@ -164,6 +165,7 @@ def check_draft(
     similar: float | None = None,
     min_shared: int = 3,
     common: int = 1000,
+    sentence_threshold: float | None = THRESHOLD,
 ) -> CheckResult:
     """``check`` of a draft against the index, opened read-only unless ``writable``."""
     try:
@@ -177,6 +179,7 @@ def check_draft(
                 similar=similar,
                 min_shared=min_shared,
                 common=common,
+                sentence_threshold=sentence_threshold,
             )
     except CanonError as exc:
         raise field_error(exc, "draft") from exc

@@ -118,7 +118,7 @@ def test_the_verdict_sources_and_one_source_beside_the_draft(
 @pytest.mark.parametrize(
     ("args", "flag"),
     [(["--min-shared", "0"], "--min-shared"), (["--common", "-1"], "--common"),
-     (["--source", "9"], "--source")],
+     (["--source", "9"], "--source"), (["--sentence-threshold", "0"], "--sentence-threshold")],
 )  # fmt: skip
 def test_bad_check_options_are_one_line_naming_the_flag(
     tmp_path: Path, examples: Path, args: list[str], flag: str

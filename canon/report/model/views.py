@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ...canonical import Fragment
 from ...comparison import Table
+from ...rewrites import Rewrite
 from ...sources.documents import Document
 from ...sources.fetch import is_url
-from ...uniqueness import CheckResult, ProfileCheck, SourceMatch
+from ...uniqueness import CheckResult
 from ...verdict import counted
 from .highlights import Run, check_runs, compare_runs, fragment_k, runs_of
 from .rows import (
@@ -66,7 +68,7 @@ class SourceView:
     title: str
     link: bool
     share: str
-    shared: str  # shared shingles per profile, e.g. "raw 55 · lemma 147"
+    shared: str  # what found it: e.g. "raw 55 · lemma 147 · 3 sentences"
     draft: tuple[Run, ...]
     passages: tuple[Run, ...] | None
 
@@ -85,30 +87,54 @@ class CheckView:
     set_phrases: tuple[str, ...] = ()  # each phrase once, in draft order
 
 
-def _source_views(result: CheckResult) -> tuple[SourceView, ...]:
-    merged: dict[str, list[tuple[ProfileCheck, SourceMatch]]] = {}
+@dataclass
+class _Merged:
+    """One source's marks gathered over the profiles and the sentence measure."""
+
+    title: str
+    draft: list[tuple[bool, Sequence[Fragment]]]
+    own: list[tuple[bool, Sequence[Fragment]]]
+    shared: list[str]
+
+
+def _merged(result: CheckResult) -> dict[str, _Merged]:
+    merged: dict[str, _Merged] = {}
     for p in result.profiles:
         for m in p.sources:
-            merged.setdefault(m.source, []).append((p, m))
+            entry = merged.setdefault(m.source, _Merged(m.title or "", [], [], []))
+            entry.draft.append((p.word_for_word, m.fragments))
+            if m.passages is not None:
+                entry.own.append((p.word_for_word, m.passages))
+            entry.shared.append(f"{p.profile} {m.shared:,}")
+    by_source: dict[str, list[Rewrite]] = {}
+    for r in result.rewrites:
+        by_source.setdefault(r.source, []).append(r)
+    for source, found in by_source.items():
+        entry = merged.setdefault(source, _Merged(found[0].title or "", [], [], []))
+        entry.draft.append((False, [Fragment(r.start, r.end) for r in found]))
+        entry.own.append((False, [Fragment(r.source_start, r.source_end) for r in found]))
+        entry.shared.append(f"{len(found)} sentence{'s' if len(found) > 1 else ''}")
+    return merged
+
+
+def _source_views(result: CheckResult) -> tuple[SourceView, ...]:
     chars = result.verdict.chars if result.verdict else 0
     counts = counted(result.text)
     views = []
-    for number, (name, found) in enumerate(merged.items(), 1):
-        first = found[0][1]
-        draft = runs_of(result.text, [(p.word_for_word, m.fragments) for p, m in found])
-        own = [(p.word_for_word, m.passages) for p, m in found if m.passages is not None]
-        text = next((m.text for _, m in found if m.text is not None), None)
+    for number, (name, entry) in enumerate(_merged(result).items(), 1):
+        draft = runs_of(result.text, entry.draft)
+        text = result.texts.get(name)
         inside = sum(int(counts[r.start : r.end].sum()) for r in draft if r.level)
         views.append(
             SourceView(
                 number,
                 name,
-                first.title or "",
+                entry.title,
                 is_url(name),
                 percent(inside / chars) if chars else "",
-                " · ".join(f"{p.profile} {m.shared:,}" for p, m in found),
+                " · ".join(entry.shared),
                 draft,
-                runs_of(text, own) if text is not None and own else None,
+                runs_of(text, entry.own) if text is not None and entry.own else None,
             )
         )
     return tuple(views)

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from ...rewrites import THRESHOLD
 from ...textstats.targets import MAX_KEYWORD_CHARS, MAX_KEYWORDS
 from .. import jobs
 from ..jobs import PAGE_KS, PAGE_PROFILES
@@ -39,6 +40,9 @@ class CheckBody(BaseModel):
     similar: float | None = Field(None, gt=0, le=1)
     min_shared: int = Field(3, ge=1, description="Shingles a source must hold to count.")
     common: int = Field(1000, ge=1, description="Documents above which a shingle is a set phrase.")
+    sentence_threshold: float | None = Field(
+        THRESHOLD, gt=0, le=1, description="Score of a rewritten sentence; null: no sentences."
+    )
 
 
 class StatsBody(BaseModel):
@@ -75,6 +79,7 @@ async def api_check(body: CheckBody, request: Request, settings: Settings) -> di
         "similar": body.similar,
         "min_shared": body.min_shared,
         "common": body.common,
+        "sentence_threshold": body.sentence_threshold,
     }
     draft = await side_of(request, "draft", body.draft)
     return await in_worker(request, jobs.check_json, draft, options)

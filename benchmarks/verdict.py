@@ -22,17 +22,15 @@ the others.
      character-level precision and recall of its copied and rewritten fragments;
    - per kind of sentence, the share of its characters marked copied, rewritten, or neither.
 
-   Each figure is also given for the verdict with the sentence measure added: the sentences
-   ``canon.rewrites.find_rewrites`` (under ``lemma``, its default threshold) finds rewritten
-   join the verdict's rewritten part, as planned; ``canon.check`` does not do that
-   yet, so this column shows what it would give.
+   The verdict without the sentence measure (``sentence_threshold=None``: shingles only) is
+   given beside it, to show what the sentence measure adds.
 2. **Tricks** (``benchmarks.tricks``).  Each trick alters a copy of an indexed article, and the
    altered copy is checked: the verdict's uniqueness is fake (an untouched copy scores 0%).
    Targets: ≤ 5% for every trick, ≤ 25% for transliteration and for word shuffles.  The
-   ``lemma`` profile's shingle uniqueness, the verdict with the sentence measure and the
+   ``lemma`` profile's shingle uniqueness, the verdict without the sentence measure and the
    number of tricks the check reported are beside it.
 3. **Cost.**  Check latency: the full check (``canon.check``, on the index with stored texts and
-   on one without, and with ``find_rewrites`` after it) against a check of the shingles only,
+   on one without, and without the sentence measure) against a check of the shingles only,
    as ``canon.check`` was before the verdict (per profile: lookup, top sources, fragments of
    every borrowed window), on the same open index, each draft timed interleaved (the median
    of its runs), p50 over the drafts (target: the full check ≤ 1.5× the shingles-only one).
@@ -54,7 +52,7 @@ import random
 import statistics
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,10 +75,8 @@ from benchmarks.tricks import TRICKS, Trick
 from canon import CheckResult, Index
 from canon.index.rules import IndexedProfile, profile_of
 from canon.index.store import IndexStats
-from canon.rewrites import find_rewrites
 from canon.shingle import window_hashes
 from canon.uniqueness import ProfileCheck
-from canon.verdict import counted
 
 SEED = 2026
 HOLDOUT = 0.25  # share of the articles never indexed: the new sentences come from them
@@ -222,13 +218,7 @@ def _profile(result: CheckResult, name: str) -> ProfileCheck:
 
 
 VERDICT = "verdict"
-SENTENCES = "verdict + sentence measure"
-# The uniqueness figures compared with the truth: each profile's shingle share, the verdict.
-FIGURES: dict[str, Callable[[CheckResult], float]] = {
-    "`raw` shingle uniqueness": lambda r: _profile(r, "raw").uniqueness,
-    "`lemma` shingle uniqueness": lambda r: _profile(r, "lemma").uniqueness,
-    f"**{VERDICT}** uniqueness": lambda r: r.verdict.uniqueness,  # type: ignore[union-attr]
-}
+SHINGLES = "verdict without sentences"  # canon.check(..., sentence_threshold=None)
 
 
 @dataclass(frozen=True)
@@ -252,16 +242,6 @@ def verdict_marks(result: CheckResult) -> Marks:
     return Marks(_mask(found.copied_fragments, n), _mask(found.rewritten_fragments, n))
 
 
-def sentence_marks(result: CheckResult, index: Index) -> Marks:
-    """The verdict with the sentences the sentence measure (``canon.rewrites.find_rewrites``
-    under ``lemma``, its default threshold) finds rewritten added to its rewritten part."""
-    marks = verdict_marks(result)
-    lemma = next(p for p in index.profiles() if p.name == "lemma")
-    found = find_rewrites(result.text, index, lemma).rewrites
-    rewritten = (marks.rewritten | _mask(found, len(result.text))) & ~marks.copied
-    return Marks(marks.copied, rewritten)
-
-
 @dataclass(frozen=True)
 class Scored:
     """A draft, what it truly is per character, and what its check said."""
@@ -270,19 +250,33 @@ class Scored:
     counted: np.ndarray  # the letters and digits
     truth: np.ndarray  # per character: "new", "copied" or "rewritten"
     kinds: np.ndarray
-    figures: dict[str, float]  # each of FIGURES, and SENTENCES
-    marks: dict[str, Marks]  # VERDICT and SENTENCES
+    figures: dict[str, float]  # uniqueness: per profile, without sentences, the verdict
+    marks: dict[str, Marks]  # VERDICT and SHINGLES
 
     def share(self, label: str) -> float:
         """The true share of ``label`` among the counted characters."""
         return float(np.mean(self.truth[self.counted] == label))
 
 
-def score(draft: Draft, result: CheckResult, index: Index) -> Scored:
+def check_both(text: str, index: Index) -> tuple[CheckResult, CheckResult]:
+    """The full check, and the check without the sentence measure."""
+    return canon.check(text, index), canon.check(text, index, sentence_threshold=None)
+
+
+def _uniqueness(result: CheckResult) -> float:
+    assert result.verdict is not None
+    return result.verdict.uniqueness
+
+
+def score(draft: Draft, full: CheckResult, shingles: CheckResult) -> Scored:
     counted = np.array(draft.counted())
-    marks = {VERDICT: verdict_marks(result), SENTENCES: sentence_marks(result, index)}
-    figures = {name: figure(result) for name, figure in FIGURES.items()}
-    figures[f"{SENTENCES} (not yet in the check)"] = marks[SENTENCES].share("new", counted)
+    marks = {VERDICT: verdict_marks(full), SHINGLES: verdict_marks(shingles)}
+    figures = {
+        "`raw` shingle uniqueness": _profile(full, "raw").uniqueness,
+        "`lemma` shingle uniqueness": _profile(full, "lemma").uniqueness,
+        f"{SHINGLES} (`sentence_threshold=None`)": _uniqueness(shingles),
+        f"**{VERDICT}** uniqueness": _uniqueness(full),
+    }
     return Scored(draft, counted, np.array(draft.labels()), np.array(draft.kinds()), figures, marks)
 
 
@@ -327,7 +321,7 @@ def part_rows(scored: Sequence[Scored]) -> list[list[str]]:
     """The copied and rewritten parts: shares against the true ones, and the precision and
     recall of their marks."""
     rows = []
-    for reading, part in ((VERDICT, "copied"), (VERDICT, "rewritten"), (SENTENCES, "rewritten")):
+    for reading, part in ((VERDICT, "copied"), (SHINGLES, "rewritten"), (VERDICT, "rewritten")):
         found = [s.marks[reading].share(part, s.counted) for s in scored]
         errors = [(f - s.share(part)) * 100 for f, s in zip(found, scored)]
         precision, recall = precision_recall(scored, reading, part)
@@ -356,9 +350,9 @@ def kind_rows(scored: Sequence[Scored]) -> list[list[str]]:
             return sum(int(np.sum(getattr(s.marks[reading], label) & w)) for s, w in where) / chars
 
         copied, rewritten = marked(VERDICT, "copied"), marked(VERDICT, "rewritten")
-        more = marked(SENTENCES, "rewritten")
-        rows.append([kind, TRUTH[kind], f"{chars:,}", pct(copied), pct(rewritten),
-                     pct(1 - copied - rewritten), pct(more), pct(1 - copied - more)])  # fmt: skip
+        fewer = marked(SHINGLES, "rewritten")
+        rows.append([kind, TRUTH[kind], f"{chars:,}", pct(copied), pct(fewer), pct(rewritten),
+                     pct(1 - copied - rewritten)])  # fmt: skip
     return rows
 
 
@@ -383,17 +377,15 @@ def trick_texts(corpus: Corpus, count: int) -> list[str]:
 
 
 def fake_uniqueness(index: Index, text: str) -> tuple[float, float, float, int]:
-    """The ``lemma`` uniqueness, the verdict's and the verdict's with the sentence measure of
-    an altered copy (1.0 where the check finds too few words to check), and how many tricks
-    the check reported."""
+    """The ``lemma`` uniqueness, the verdict's without sentences and the verdict's of an
+    altered copy (1.0 where the check finds too few words to check), and how many tricks the
+    check reported."""
     try:
-        result = canon.check(text, index)
+        full, shingles = check_both(text, index)
     except canon.TextTooShort:
         return 1.0, 1.0, 1.0, 0
-    assert result.verdict is not None
-    with_sentences = sentence_marks(result, index).share("new", counted(text))
-    lemma = _profile(result, "lemma").uniqueness
-    return lemma, result.verdict.uniqueness, with_sentences, len(result.tricks)
+    lemma = _profile(full, "lemma").uniqueness
+    return lemma, _uniqueness(shingles), _uniqueness(full), len(full.tricks)
 
 
 def trick_rows(index: Index, texts: Sequence[str], seed: int) -> list[list[str]]:
@@ -401,12 +393,12 @@ def trick_rows(index: Index, texts: Sequence[str], seed: int) -> list[list[str]]
     rows = []
     for trick in (untouched, *TRICKS):
         found = [fake_uniqueness(index, trick.alter(t, seed + i)) for i, t in enumerate(texts)]
-        lemma, fake, more, reported = (statistics.mean(f[i] for f in found) for i in range(4))
+        lemma, fewer, fake, reported = (statistics.mean(f[i] for f in found) for i in range(4))
         rows.append([
             trick.name,
             pct(lemma),
+            pct(fewer),
             f"**{pct(fake)}**",
-            pct(more),
             f"{reported:.0f}",
             target_text(f"{trick.target:.0%}", higher=False),
             verdict(fake, trick.target, higher=False),
@@ -444,18 +436,17 @@ def latency_rows(
 ) -> list[list[str]]:
     """p50 over the drafts of each way of checking, each draft's ways timed interleaved."""
     profiles = stored.profiles()
-    lemma = next(p for p in profiles if p.name == "lemma")
     for draft in drafts[:2]:  # warm: pymorphy3's caches, SQLite's pages
         canon.check(draft.text, stored)
         canon.check(draft.text, bare)
     ways = {
         "shingles only (the check before the verdict)":
             lambda text: shingles_only(text, stored, profiles),
+        "check without sentences (`sentence_threshold=None`)":
+            lambda text: canon.check(text, stored, sentence_threshold=None),
         "full check, index without stored text": lambda text: canon.check(text, bare),
-        "full check (`canon.check`: verdict, sources, fragments, passages)":
+        "full check (`canon.check`: verdict, sentences, sources, fragments, passages)":
             lambda text: canon.check(text, stored),
-        "full check and the sentence measure (`find_rewrites` under lemma)":
-            lambda text: (canon.check(text, stored), find_rewrites(text, stored, lemma)),
     }  # fmt: skip
     medians: dict[str, list[float]] = {name: [] for name in ways}
     for draft in drafts:
@@ -504,16 +495,15 @@ def print_drafts(scored: Sequence[Scored]) -> None:
     print("\nThe parts against the truth (errors in points; precision and recall per character):\n")
     print(table(["part", "true share", "found", "mean abs. error", "mean error", "precision",
                  "recall"], part_rows(scored)))  # fmt: skip
-    print("\nWhat the verdict makes of each kind of sentence (share of its characters), and with"
-          " the sentence measure:\n")  # fmt: skip
-    print(table(["kind", "truth", "chars", "copied", "rewritten", "unique",
-                 "rewritten + sentences", "unique + sentences"], kind_rows(scored)))  # fmt: skip
+    print("\nWhat the verdict makes of each kind of sentence (share of its characters):\n")
+    print(table(["kind", "truth", "chars", "copied", "rewritten without sentences", "rewritten",
+                 "unique"], kind_rows(scored)))  # fmt: skip
 
 
 def print_tricks(index: Index, corpus: Corpus, args: argparse.Namespace) -> None:
     texts = trick_texts(corpus, QUICK_TRICK_TEXTS if args.quick else TRICK_TEXTS)
     print(f"\n## Tricks: fake uniqueness of altered copies of {len(texts)} indexed articles\n")
-    header = ["trick", "lemma uniqueness", "verdict uniqueness", "+ sentence measure",
+    header = ["trick", "lemma uniqueness", "verdict without sentences", "verdict uniqueness",
               "tricks reported", "target", ""]  # fmt: skip
     print(table(header, trick_rows(index, texts, args.seed)))
 
@@ -543,7 +533,7 @@ def run(folder: Path, args: argparse.Namespace, work: Path) -> None:
         Index(work / "stored.db", readonly=True) as stored,
         Index(work / "bare.db", readonly=True) as bare,
     ):
-        print_drafts([score(d, canon.check(d.text, stored), stored) for d in drafts])
+        print_drafts([score(d, *check_both(d.text, stored)) for d in drafts])
         print_tricks(stored, corpus, args)
         print_cost(stored, bare, drafts, args)
 

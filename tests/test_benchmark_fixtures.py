@@ -257,30 +257,34 @@ def test_precision_and_recall_count_letters_and_digits() -> None:
     fresh = sum(c.isalnum() for c in new)
     nothing = np.zeros(len(draft.text), dtype=bool)
     marks = verdict.Marks(marked, nothing)
-    rest = ~marked  # the sentence measure finds the rest of the new sentence rewritten
+    rest = ~marked  # with sentences, the rest of the new sentence is found rewritten
     scored = verdict.Scored(
         draft,
         np.array(draft.counted()),
         np.array(draft.labels()),
         np.array(draft.kinds()),
         {},
-        {verdict.VERDICT: marks, verdict.SENTENCES: verdict.Marks(marked, rest)},
+        {verdict.SHINGLES: marks, verdict.VERDICT: verdict.Marks(marked, rest)},
     )
-    assert verdict.precision_recall([scored], verdict.VERDICT, "copied") == (
+    assert verdict.precision_recall([scored], verdict.SHINGLES, "copied") == (
         pytest.approx(right / (right + wrong)),
         1.0,
     )
+    assert verdict.precision_recall([scored], verdict.SHINGLES, "rewritten") == (0.0, 0.0)
     assert verdict.precision_recall([scored], verdict.VERDICT, "rewritten") == (0.0, 0.0)
-    assert verdict.precision_recall([scored], verdict.SENTENCES, "rewritten") == (0.0, 0.0)
     assert verdict.Marks(marked, rest).share("new", scored.counted) == 0.0
     assert scored.share("new") == pytest.approx(fresh / (right + fresh))
     assert draft.share("new") == pytest.approx(fresh / (right + fresh))
     assert marks.share("new", scored.counted) == pytest.approx((fresh - wrong) / (right + fresh))
     rows = {row[0]: row for row in verdict.kind_rows([scored])}
     assert set(rows) == {"copied", "new"}
-    assert rows["copied"][3:] == ["100.0%", "0.0%", "0.0%", "0.0%", "0.0%"]
-    assert rows["new"][3] == f"{wrong / fresh * 100:.1f}%"
-    assert rows["new"][6:] == [f"{(fresh - wrong) / fresh * 100:.1f}%", "0.0%"]
+    assert rows["copied"][3:] == ["100.0%", "0.0%", "0.0%", "0.0%"]
+    assert rows["new"][3:] == [
+        f"{wrong / fresh * 100:.1f}%",
+        "0.0%",
+        f"{(fresh - wrong) / fresh * 100:.1f}%",
+        "0.0%",
+    ]
 
 
 def test_verdict_skips_absent_data(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

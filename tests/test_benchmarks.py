@@ -41,10 +41,9 @@ from benchmarks._common import (
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = (
     "crawl", "dedup", "extraction", "index", "quality", "repairs", "sampling", "sentences",
-    "seo_ranges",
-    "speed",
+    "seo_ranges", "speed", "verdict",
 )  # fmt: skip
-SHARED = ("_common", "corpus", "data")
+SHARED = ("_common", "corpus", "data", "drafts", "tricks")
 
 
 class FakeTime:

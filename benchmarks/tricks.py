@@ -1,0 +1,287 @@
+"""A text → the same text altered by a cheap trick that fools a word-shingle checker.
+
+Each trick is a function ``(text, seed) -> str``: the same arguments give the same text.  They
+are the tricks a copywriter uses to make a copied article look unique: letters of other scripts
+that look Cyrillic, combining marks and invisible characters inside words, Latin letters for
+Cyrillic ones, hyphens that cut or join words, stress marks, filler words, and reordered words.
+None of them changes what a reader sees much.  ``TRICKS`` lists them by name, in the order of
+the tables; ``shuffle_words`` and ``swap_pairs`` work on one sentence too, for the labelled
+drafts of ``benchmarks.drafts``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import pairwise
+
+import pymorphy3
+from razdel import sentenize
+
+__all__ = [
+    "FILLERS",
+    "GREEK",
+    "LATIN",
+    "ONE_LETTER",
+    "TRICKS",
+    "Trick",
+    "adjacent_swaps",
+    "analyzer",
+    "filler_words",
+    "grave_stress",
+    "greek_lookalikes",
+    "hangul_spaces",
+    "hyphen_inside",
+    "hyphen_pairs",
+    "inside_words",
+    "latin_one_letter",
+    "map_sentences",
+    "shuffle_sentences",
+    "shuffle_words",
+    "swap_pairs",
+    "transliterate",
+]
+
+# Greek letters that look like Cyrillic ones (the issue's ο α ε ρ κ χ τ, and capitals).
+GREEK = str.maketrans("оаеркхтОАЕРКХТВНМ", "οαερκχτΟΑΕΡΚΧΤΒΗΜ")
+# One-letter Russian words typed with the Latin letter of the same look.
+ONE_LETTER = {
+    "с": "c", "о": "o", "а": "a", "у": "y", "к": "k",
+    "С": "C", "О": "O", "А": "A", "У": "Y", "К": "K",
+}  # fmt: skip
+# Russian letters in Latin: the informal scheme of passports and web addresses.
+LATIN = {
+    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z",
+    "и": "i", "й": "y", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r",
+    "с": "s", "т": "t", "у": "u", "ф": "f", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh",
+    "щ": "shch", "ъ": "", "ы": "y", "ь": "", "э": "e", "ю": "yu", "я": "ya",
+}  # fmt: skip
+# Filler words that pad a sentence without changing it (entries of stopwords/water-ru.txt).
+FILLERS = (
+    "буквально", "действительно", "собственно", "фактически", "практически", "вообще",
+    "совершенно", "абсолютно", "попросту",
+)  # fmt: skip
+
+_WORD = re.compile(r"[^\W\d_]+")
+_CYRILLIC_WORD = re.compile(r"[а-яёА-ЯЁ]+")
+_SENTENCE_END = re.compile(r"[.!?…]+[»\"')]*$")
+_VOWEL = re.compile(r"[аеёиоуыэюяАЕЁИОУЫЭЮЯ]")
+_ONE_LETTER = re.compile(r"(?<![^\W\d_])[соаукСОАУК](?![^\W\d_])")
+_PROPER = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad", "Abbr"})
+
+
+@cache
+def analyzer() -> pymorphy3.MorphAnalyzer:
+    return pymorphy3.MorphAnalyzer(lang="ru")
+
+
+# ---------------------------------------------------------------- letters and marks
+
+
+def greek_lookalikes(text: str, seed: int = 0) -> str:
+    """Every Cyrillic letter that has a Greek twin (о а е р к х т …) written in Greek."""
+    return text.translate(GREEK)
+
+
+def inside_words(text: str, char: str) -> str:
+    """``char`` after the second letter of every word of three letters or more."""
+    return _WORD.sub(lambda m: m[0][:2] + char + m[0][2:] if len(m[0]) > 2 else m[0], text)
+
+
+def grave_stress(text: str, seed: int = 0) -> str:
+    """A grave accent (U+0300) after one vowel of every word with two vowels or more."""
+    rng = random.Random(seed)
+
+    def stress(match: re.Match[str]) -> str:
+        word = match[0]
+        vowels = [m.end() for m in _VOWEL.finditer(word)]
+        if len(vowels) < 2:
+            return word
+        at = rng.choice(vowels)
+        return word[:at] + "\u0300" + word[at:]
+
+    return _CYRILLIC_WORD.sub(stress, text)
+
+
+def latin_one_letter(text: str, seed: int = 0) -> str:
+    """The one-letter words с, о, а, у, к typed as the Latin c, o, a, y, k."""
+    return _ONE_LETTER.sub(lambda m: ONE_LETTER[m[0]], text)
+
+
+def hangul_spaces(text: str, seed: int = 0) -> str:
+    """Every space between two words replaced by the Hangul filler U+3164."""
+    return re.sub(r"(?<=\S) (?=\S)", "\u3164", text)
+
+
+def transliterate(text: str, seed: int = 0) -> str:
+    """About half of the Russian words (every word with probability ½) written in Latin."""
+    rng = random.Random(seed)
+
+    def latin(word: str) -> str:
+        out = "".join(LATIN.get(c.lower(), c) for c in word)
+        return out[:1].upper() + out[1:] if word[:1].isupper() else out
+
+    return _CYRILLIC_WORD.sub(lambda m: latin(m[0]) if rng.random() < 0.5 else m[0], text)
+
+
+# ---------------------------------------------------------------- hyphens and fillers
+
+
+def hyphen_inside(text: str, seed: int = 0) -> str:
+    """A hyphen inside every word of eight letters or more, three letters from either end at
+    least (``начин-ается``)."""
+    rng = random.Random(seed)
+
+    def cut(match: re.Match[str]) -> str:
+        word = match[0]
+        if len(word) < 8:
+            return word
+        at = rng.randint(3, len(word) - 3)
+        return f"{word[:at]}-{word[at:]}"
+
+    return _CYRILLIC_WORD.sub(cut, text)
+
+
+def hyphen_pairs(text: str, seed: int = 0) -> str:
+    """Adjacent Russian words joined by a hyphen in pairs: of every run of words parted by
+    single spaces, the 1st and 2nd, the 3rd and 4th … (``выбор-зимних``)."""
+    chars = list(text)
+    words = list(_CYRILLIC_WORD.finditer(text))
+    joined = False  # the previous word was joined to the one before it
+    for before, after in pairwise(words):
+        adjacent = text[before.end() : after.start()] == " "
+        if adjacent and not joined:
+            chars[before.end()] = "-"
+            joined = True
+        else:
+            joined = False
+    return "".join(chars)
+
+
+def filler_words(text: str, seed: int = 0) -> str:
+    """A filler word (``буквально``, ``действительно`` …) after every 3 to 5 words."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    gap = rng.randint(3, 5)
+    for token in text.split(" "):
+        out.append(token)
+        if _WORD.search(token):
+            gap -= 1
+            if gap == 0:
+                out.append(rng.choice(FILLERS))
+                gap = rng.randint(3, 5)
+    return " ".join(out)
+
+
+# ---------------------------------------------------------------- word order
+
+
+def _is_proper(word: str) -> bool:
+    letters = _WORD.search(word)
+    if letters is None:
+        return True
+    parse = analyzer().parse(letters[0])[0]
+    return bool(_PROPER & set(parse.tag.grammemes)) or (letters[0].isupper() and len(word) > 1)
+
+
+def _reorder(sentence: str, order: Callable[[list[str]], list[str]]) -> str:
+    """The sentence's whitespace-separated words in the order ``order`` gives them: the final
+    punctuation stays at the end, and the capital letter moves to the new first word (a name
+    keeps its own)."""
+    words = sentence.split()
+    if len(words) < 2:
+        return sentence
+    end = _SENTENCE_END.search(words[-1])
+    tail = end[0] if end and end.start() > 0 else ""
+    words[-1] = words[-1][: len(words[-1]) - len(tail)]
+    first = words[0]
+    if first[:1].isupper() and not _is_proper(first):
+        words[0] = first[:1].lower() + first[1:]
+    moved = order(words)
+    if first[:1].isupper():
+        moved[0] = moved[0][:1].upper() + moved[0][1:]
+    return " ".join(moved) + tail
+
+
+def shuffle_words(sentence: str, rng: random.Random) -> str:
+    """The sentence's words in a random order."""
+
+    def shuffled(words: list[str]) -> list[str]:
+        words = list(words)
+        rng.shuffle(words)
+        return words
+
+    return _reorder(sentence, shuffled)
+
+
+def swap_pairs(sentence: str, rng: random.Random | None = None) -> str:
+    """The sentence's words swapped in adjacent pairs: 1st with 2nd, 3rd with 4th …"""
+
+    def swapped(words: list[str]) -> list[str]:
+        out = list(words)
+        for i in range(0, len(out) - 1, 2):
+            out[i], out[i + 1] = out[i + 1], out[i]
+        return out
+
+    return _reorder(sentence, swapped)
+
+
+def map_sentences(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with each of its sentences (razdel's ``sentenize``) passed through ``change``;
+    what lies between sentences stays."""
+    out, last = [], 0
+    for piece in sentenize(text):
+        out.append(text[last : piece.start])
+        out.append(change(piece.text))
+        last = piece.stop
+    return "".join(out) + text[last:]
+
+
+def shuffle_sentences(text: str, seed: int = 0) -> str:
+    """The words of every sentence shuffled inside it."""
+    rng = random.Random(seed)
+    return map_sentences(text, lambda s: shuffle_words(s, rng))
+
+
+def adjacent_swaps(text: str, seed: int = 0) -> str:
+    """The words of every sentence swapped in adjacent pairs."""
+    return map_sentences(text, swap_pairs)
+
+
+# ---------------------------------------------------------------- the list
+
+
+@dataclass(frozen=True)
+class Trick:
+    """One trick of the tables: its name, what it does, and the fake-uniqueness target."""
+
+    name: str
+    alter: Callable[[str, int], str]
+    target: float  # the highest fake uniqueness allowed, a share
+
+
+def _marked(char: str) -> Callable[[str, int], str]:
+    return lambda text, seed=0: inside_words(text, char)
+
+
+TRICKS: Sequence[Trick] = (
+    Trick("Greek look-alike letters", greek_lookalikes, 0.05),
+    Trick("U+0323 (dot below) inside words", _marked("\u0323"), 0.05),
+    Trick("U+0331 (macron below) inside words", _marked("\u0331"), 0.05),
+    Trick("U+0307 (dot above) inside words", _marked("\u0307"), 0.05),
+    Trick("U+034F (grapheme joiner) inside words", _marked("\u034f"), 0.05),
+    Trick("U+FE0F (variation selector) inside words", _marked("\ufe0f"), 0.05),
+    Trick("U+3164 (Hangul filler) inside words", _marked("\u3164"), 0.05),
+    Trick("U+3164 in place of spaces", hangul_spaces, 0.05),
+    Trick("half the words in Latin letters", transliterate, 0.25),
+    Trick("a hyphen inside long words", hyphen_inside, 0.05),
+    Trick("word pairs joined by hyphens", hyphen_pairs, 0.05),
+    Trick("grave stress U+0300", grave_stress, 0.05),
+    Trick("Latin c/o/a/y/k for one-letter words", latin_one_letter, 0.05),
+    Trick("a filler word every 3-5 words", filler_words, 0.05),
+    Trick("words shuffled inside sentences", shuffle_sentences, 0.25),
+    Trick("adjacent word pairs swapped", adjacent_swaps, 0.05),
+)

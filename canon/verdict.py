@@ -22,7 +22,8 @@ from .errors import InputError
 
 __all__ = ["Verdict", "counted", "nothing_left", "ranges_mask", "verdict_of"]
 
-_COUNTED = regex.compile(r"[\p{L}\p{N}]+")
+# Letters and digits, but not the invisible ones (Hangul fillers are letters to Unicode).
+_COUNTED = regex.compile(r"(?V1)[[\p{L}\p{N}]--\p{Default_Ignorable_Code_Point}]+")
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -335,3 +337,20 @@ def test_an_index_of_the_previous_canonical_form_is_refused(tmp_path, monkeypatc
     message = str(info.value)
     assert "\n" not in message and old in message and "rebuild the index" in message
     assert info.value.reason == "rules"
+
+
+def test_a_hangul_filler_between_words_is_a_space_and_inside_a_word_is_removed() -> None:
+    filler = "\u3164"
+    text = f"Ко{filler}шка{filler}ловила{filler}мышей{filler}в{filler}старом{filler}ам{filler}баре"
+    tokens = canon.canonicalize(text, "lemma").tokens
+    assert tokens == canon.canonicalize("Кошка ловила мышей в старом амбаре", "lemma").tokens
+    tricks = canon.canonicalize(text, "lemma").tricks
+    assert {t.original for t in tricks if t.kind == "invisible"} >= {filler}
+    assert all(text[t.start : t.end] == t.original for t in tricks)
+
+
+def test_hangul_fillers_everywhere_stay_linear() -> None:
+    text = "а\u3164" * 100_000
+    started = time.perf_counter()
+    canon.canonicalize(text, "lemma")
+    assert time.perf_counter() - started < 30  # about 5 s here; quadratic would be hours

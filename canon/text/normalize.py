@@ -205,7 +205,12 @@ def _checked_build(text: str, form: str, casefold: bool, marks: int = 0) -> tupl
 
 
 def _ignorable_actions(text: str) -> dict[int, str]:
-    """Each ignorable character's replacement: removed inside a word, a space between words."""
+    """Each ignorable character's replacement: removed inside a word, a space between words.
+
+    A Hangul filler (an invisible *letter*) between two Cyrillic letters may stand inside a
+    word or for a space: it is removed when the letters around it make a dictionary word
+    (``сло␣во``), and read as a space otherwise (``слово␣другое``).
+    """
     actions: dict[int, str] = {}
     for run in _IGNORABLE_RUN.finditer(text):
         start, end = run.span()
@@ -215,9 +220,47 @@ def _ignorable_actions(text: str) -> dict[int, str]:
             and _WORD_CHAR.match(text, start - 1) is not None
             and _WORD_CHAR.match(text, end) is not None
         )
-        for found in IGNORABLE.finditer(text, start, end):
-            actions[found.start()] = "" if inside else " "
+        found = [m.start() for m in IGNORABLE.finditer(text, start, end)]
+        space = inside and _filler_is_a_space(text, start, end, found)
+        for at in found:
+            actions[at] = " " if space or not inside else ""
     return actions
+
+
+# Cyrillic letters, and the invisible characters other than letters that may sit among them.
+_LETTERS = r"(?:\p{Cyrillic}|[\p{Default_Ignorable_Code_Point}\p{Mn}--\p{L}])+"
+_CYRILLIC_BEFORE = regex.compile(f"(?V1){_LETTERS}$")
+_CYRILLIC_AFTER = regex.compile(f"(?V1){_LETTERS}")
+# The same with the fillers too: the whole chain of letters a run of fillers holds together.
+_CHAIN = r"(?:\p{Cyrillic}|\p{Default_Ignorable_Code_Point}|\p{Mn})+"
+_CHAIN_BEFORE = regex.compile(f"{_CHAIN}$")
+_CHAIN_AFTER = regex.compile(_CHAIN)
+_REACH = 40
+
+
+def _filler_is_a_space(text: str, start: int, end: int, found: list[int]) -> bool:
+    """Whether the run ``[start, end)`` between two words' letters holds a Hangul filler that
+    stands for a space: the Cyrillic letters around it do not make a dictionary word."""
+    if not any(unicodedata.category(text[at]) == "Lo" for at in found):
+        return False
+    # Words are short: look at most _REACH characters either side, so the work stays linear.
+    before = _CYRILLIC_BEFORE.search(text, max(0, start - _REACH), start)
+    after = _CYRILLIC_AFTER.match(text, end, min(len(text), end + _REACH))
+    if before is None or after is None:
+        return False
+    from .lemmatize import is_known  # the dictionary, only when a filler sits between letters
+
+    def known(*parts: str) -> bool:
+        word = regex.sub(r"[\p{Default_Ignorable_Code_Point}\p{Mn}]", "", "".join(parts))
+        return is_known(word)
+
+    chain = (
+        _CHAIN_BEFORE.search(text, max(0, start - _REACH), start),
+        _CHAIN_AFTER.match(text, end, min(len(text), end + _REACH)),
+    )
+    if all(chain) and known(chain[0].group(), chain[1].group()):  # type: ignore[union-attr]
+        return False  # fillers put inside one word
+    return not known(before.group(), after.group())
 
 
 def _drop_ignorables(text: str, edits: list[_Edit]) -> tuple[str, list[_Edit]]:

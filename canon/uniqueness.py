@@ -12,7 +12,7 @@ profiles are *copied* text, those of the other profiles *rewritten* text, and th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -298,21 +298,37 @@ def _top_sources(
     return matches[:top]
 
 
+class _Texts:
+    """The stored texts of one check's sources, each read from the index once, whichever
+    profile or the sentence measure asks for it."""
+
+    def __init__(self, index: Index) -> None:
+        self._index = index
+        self._read: dict[int, str | None] = {}
+
+    def get(self, docs: Iterable[int]) -> dict[int, str]:
+        wanted = list(dict.fromkeys(docs))
+        missing = [doc for doc in wanted if doc not in self._read]
+        if missing:
+            stored = self._index.texts(missing)
+            self._read.update({doc: stored.get(doc) for doc in missing})
+        return {doc: text for doc in wanted if (text := self._read[doc]) is not None}
+
+
 def _with_fragments(
-    index: Index,
+    texts: _Texts,
     indexed: IndexedProfile,
     draft: _Draft,
     explained: Attribution,
     listed: list[tuple[int, SourceMatch]],
 ) -> tuple[SourceMatch, ...]:
     """The listed sources with their fragments in the draft and passages in their text."""
-    texts = index.texts(doc for doc, _ in listed[:_PASSAGE_SOURCES])
+    stored = texts.get(doc for doc, _ in listed[:_PASSAGE_SOURCES])
     result = []
     for doc, match in listed:
         hashes = explained.shared[doc]
-        starts = windows_of(draft.hashes, draft.keep, hashes) * indexed.step
-        own = draft.canonical.fragments(starts, indexed.k)
-        text = texts.get(doc)
+        own = _ranges_of(draft, indexed, hashes)
+        text = stored.get(doc)
         theirs = passages(text, indexed, hashes) if text is not None else None
         result.append(replace(match, fragments=own, passages=theirs, text=text))
     return tuple(result)
@@ -347,7 +363,7 @@ def _check_profile(
     explained = attribute(found.rows, rules.min_shared)
     elsewhere = _elsewhere(draft, found, explained, rules)
     listed = _top_sources(index, indexed, explained, found.names, n, rules.top)
-    sources = _with_fragments(index, indexed, draft, explained, listed)
+    sources = _with_fragments(rules.texts, indexed, draft, explained, listed)
     fragments = _ranges_of(draft, indexed, explained.credited)
     # Set phrases never reach the rows, so no source is credited with one.
     phrases = np.fromiter(found.frequent, dtype=np.int64, count=len(found.frequent))
@@ -385,6 +401,7 @@ class _Rules:
     min_shared: int
     name: str
     sentence_threshold: float | None
+    texts: _Texts  # the sources' stored texts, read once per check
 
 
 def _chosen(index: Index, profiles: Sequence[str] | None) -> list[IndexedProfile]:
@@ -511,8 +528,9 @@ def check(
     chosen = _chosen(index, profiles)
     _check_options(similar, common, min_shared, sentence_threshold)
     rules = _Rules(
-        Exclusion(exclude), skip_quotes, top, similar, common, min_shared, name, sentence_threshold
-    )
+        Exclusion(exclude), skip_quotes, top, similar, common, min_shared, name,
+        sentence_threshold, _Texts(index),
+    )  # fmt: skip
     done = [_check_profile(text, index, p, rules) for p in chosen]
     checks = tuple(c for c, _ in done)
     # The sentence measure runs under the first profile with morphology, when it is on.
@@ -522,7 +540,8 @@ def check(
     rewrites = _rewrites(text, index, *measured[0], rules) if measured else ()
     tricks = tuple(sorted({t for p in checks for t in p.tricks}, key=_trick_order))
     verdict = _verdict(text, checks, rewrites, rules, measured[0][0].name if measured else None)
-    return CheckResult(text, checks, verdict, tricks, rewrites, _texts(index, checks, rewrites))
+    texts = _texts(rules.texts, checks, rewrites)
+    return CheckResult(text, checks, verdict, tricks, rewrites, texts)
 
 
 def _rewrites(
@@ -544,14 +563,13 @@ def _rewrites(
 
 
 def _texts(
-    index: Index, checks: Sequence[ProfileCheck], rewrites: Sequence[Rewrite]
+    texts: _Texts, checks: Sequence[ProfileCheck], rewrites: Sequence[Rewrite]
 ) -> dict[str, str]:
-    """The stored texts of every source the result names."""
-    texts = {m.source: m.text for p in checks for m in p.sources if m.text is not None}
-    missing = {r.doc_id: r.source for r in rewrites if r.source not in texts}
-    stored = index.texts(list(missing)[:_PASSAGE_SOURCES]) if missing else {}
-    texts.update({missing[doc]: text for doc, text in stored.items()})
-    return texts
+    """The stored texts of every source the result names, by source name."""
+    named = {m.source: m.text for p in checks for m in p.sources if m.text is not None}
+    missing = {r.doc_id: r.source for r in rewrites if r.source not in named}
+    stored = texts.get(list(missing)[:_PASSAGE_SOURCES])
+    return named | {missing[doc]: text for doc, text in stored.items()}
 
 
 def _trick_order(trick: Trick) -> tuple[int, int, str]:

@@ -28,6 +28,7 @@ from .text.tokenize import (
     fold_confusables,
     fold_short_words,
     has_mixed_words,
+    word_span_array,
     word_spans,
     words,
 )
@@ -63,20 +64,38 @@ class Canonical:
     folds: tuple[Fold, ...] = ()
     dropped: int = 0
     text: str = field(default="", repr=False, compare=False)
+    # What canonicalize worked out on the way, kept for the spans and the tricks.
+    steps: _Steps | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def _steps(self) -> _Steps:
+        return self.steps or _steps_of(self.text, self.profile)
+
+    @cached_property
+    def _word_spans(self) -> np.ndarray:
+        return word_span_array(self._steps.norm, keep_hyphens=self.profile.keep_hyphens)
+
+    @cached_property
+    def span_array(self) -> np.ndarray:
+        """:attr:`spans` as an ``(n, 2)`` int64 array."""
+        steps, profile = self._steps, self.profile
+        repaired = steps.repaired
+        if repaired.repairs:  # the repaired words' own spans, worked out once more
+            repaired = _repaired(steps.norm, steps.surface, profile, spans=True)
+        if repaired.offsets is None:
+            spans = self._word_spans
+        else:
+            spans = steps.norm.span_array(np.array(repaired.offsets, dtype=np.int64))
+        if _is_identity(profile):
+            return spans
+        table = _table(profile, repaired.words)
+        kept = np.fromiter((bool(table[f]) for f in repaired.words), bool, len(repaired.words))
+        return spans[kept]
 
     @cached_property
     def spans(self) -> tuple[tuple[int, int], ...]:
         """``(start, end)`` of each token's source in ``text``."""
-        norm = _normalized(self.text, self.profile)
-        repaired = _repaired(norm, _surface(norm, self.profile)[0], self.profile, spans=True)
-        if repaired.offsets is None:
-            spans = word_spans(norm, keep_hyphens=self.profile.keep_hyphens)
-        else:
-            spans = [norm.span(*offsets) for offsets in repaired.offsets]
-        if _is_identity(self.profile):
-            return tuple(spans)
-        table = _table(self.profile, repaired.words)
-        return tuple(span for form, span in zip(repaired.words, spans) if table[form])
+        return tuple((s, e) for s, e in self.span_array.tolist())
 
     @cached_property
     def tricks(self) -> tuple[Trick, ...]:
@@ -91,24 +110,19 @@ class Canonical:
             or self.folds
         ):
             return ()
-        norm = _normalized(self.text, profile)
-        repaired = _repaired(norm, _surface(norm, profile)[0], profile)
+        steps = self._steps
         return find_tricks(
             self.text,
-            word_spans(norm, keep_hyphens=profile.keep_hyphens),
+            self._word_spans.tolist(),
             self.folds,
             marks=profile.strip_marks and profile.strip_all_marks,
             invisible=profile.drop_ignorables,
-            repairs=repair_tricks(self.text, norm, repaired.repairs),
+            repairs=repair_tricks(self.text, steps.norm, steps.repaired.repairs),
         )
 
     @property
     def fingerprint(self) -> str:
         return self.profile.fingerprint
-
-    @cached_property
-    def _span_array(self) -> np.ndarray:
-        return np.asarray(self.spans, dtype=np.int64).reshape(-1, 2)
 
     def fragments(self, starts: Iterable[int], k: int) -> tuple[Fragment, ...]:
         """Merged character ranges of the k-word windows starting at token ``starts``
@@ -116,7 +130,7 @@ class Canonical:
         first = np.fromiter(starts, dtype=np.int64)
         if len(first) == 0:
             return ()
-        spans = self._span_array
+        spans = self.span_array
         begin, end = spans[first, 0], spans[first + k - 1, 1]
         # Spans ascend with the tokens, so the ends of ascending windows ascend too: a window
         # opens a new fragment exactly when it starts after the previous one ends.
@@ -137,6 +151,22 @@ class Canonical:
             "folds": [f.to_dict() for f in self.folds],
             "tricks": [t.to_dict() for t in self.tricks],
         }
+
+
+@dataclass(frozen=True)
+class _Steps:
+    """A text normalized, its words as tokenized (short look-alike words folded), and those
+    words after the hyphen and transliteration repairs."""
+
+    norm: Normalized
+    surface: list[str]
+    repaired: Repaired
+
+
+def _steps_of(text: str, profile: Profile) -> _Steps:
+    norm = _normalized(text, profile)
+    surface = _surface(norm, profile)[0]
+    return _Steps(norm, surface, _repaired(norm, surface, profile))
 
 
 def _normalized(text: str, profile: Profile) -> Normalized:
@@ -301,12 +331,15 @@ def canonicalize(text: str, profile: str | Profile = "lemma") -> Canonical:
     norm = _normalized(text, profile)
     surface, short = _surface(norm, profile)
     if _is_identity(profile):
-        return Canonical(tuple(surface), profile, text=text)
+        steps = _Steps(norm, surface, Repaired(surface))
+        return Canonical(tuple(surface), profile, text=text, steps=steps)
     distinct = set(surface)
-    repaired = _repaired(norm, surface, profile, distinct=distinct).words
-    table = _table(profile, repaired, distinct if repaired is surface else None)
-    tokens = [form for form in map(table.__getitem__, repaired) if form]
+    repaired = _repaired(norm, surface, profile, distinct=distinct)
+    forms = repaired.words
+    table = _table(profile, forms, distinct if forms is surface else None)
+    tokens = [form for form in map(table.__getitem__, forms) if form]
     folds = (
         _look_alike_folds(text, norm, surface, short, profile) if profile.fold_confusables else ()
     )
-    return Canonical(tuple(tokens), profile, folds, len(repaired) - len(tokens), text)
+    steps = _Steps(norm, surface, repaired)
+    return Canonical(tuple(tokens), profile, folds, len(forms) - len(tokens), text, steps)

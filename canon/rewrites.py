@@ -303,12 +303,26 @@ def _check_settings(threshold: float, min_lemmas: int, per_sentence: int) -> Non
             raise OptionError(option, f"must be a positive integer, got {value!r}", value=value)
 
 
+def _judged(sets: SentenceSets, min_lemmas: int, unmatched: np.ndarray | None) -> list[int]:
+    """The sentences long enough to judge that hold an unmatched character."""
+    return [
+        i
+        for i in range(len(sets))
+        if sets.sizes[i] >= min_lemmas
+        and (unmatched is None or unmatched[sets.spans[i, 0] : sets.spans[i, 1]].any())
+    ]
+
+
 def _queries(
-    sets: SentenceSets, weights: _Weights, alpha: float, min_lemmas: int
+    sets: SentenceSets,
+    weights: _Weights,
+    alpha: float,
+    min_lemmas: int,
+    unmatched: np.ndarray | None,
 ) -> tuple[list[_Query], list[tuple[int, int]]]:
-    """The queries of the sentences long enough to judge, and the spans of those made of
-    common lemmas."""
-    long_enough = [i for i in range(len(sets)) if sets.sizes[i] >= min_lemmas]
+    """The queries of the sentences to judge, and the spans of those made of common
+    lemmas."""
+    long_enough = _judged(sets, min_lemmas, unmatched)
     if long_enough:
         weights.learn(np.unique(np.concatenate([sets.lemmas_of(i) for i in long_enough])))
     queries, too_common = [], []
@@ -357,18 +371,21 @@ def find_rewrites(
     threshold: float = THRESHOLD,
     min_lemmas: int = MIN_LEMMAS,
     per_sentence: int = PER_SENTENCE,
+    unmatched: np.ndarray | None = None,
 ) -> RewriteCheck:
     """The sentences of ``draft`` rewritten from sentences of ``index``'s documents under its
     profile ``indexed`` (lemma or stem), leaving out the sources ``exclude`` names.
 
     ``draft`` is a text or its Canonical under ``indexed``'s rules.  A draft sentence lists at
-    most ``per_sentence`` sources, by score, then source name.
+    most ``per_sentence`` sources, by score, then source name.  ``unmatched`` marks the
+    draft's characters not yet explained (by shingles): a sentence holding none of them is
+    not judged, it has nothing to add.
     """
     _check_settings(threshold, min_lemmas, per_sentence)
     sets = sentence_sets(_draft(draft, indexed))
     alpha = threshold / (2 - threshold)
     weights = _Weights(index, indexed)
-    queries, too_common = _queries(sets, weights, alpha, min_lemmas)
+    queries, too_common = _queries(sets, weights, alpha, min_lemmas, unmatched)
     candidates = _candidates(index, indexed, queries, weights, alpha)
     names = index.sources(candidates)
     allowed = sorted(d for d in candidates if d in names and not exclude(names[d][0]))

@@ -160,7 +160,7 @@ def sentence_sets(canonical: Canonical) -> SentenceSets:
     hashes of the tokens whose spans lie inside it."""
     if not canonical.tokens:
         return SentenceSets.empty()
-    tokens = np.asarray(canonical.spans, dtype=np.int64).reshape(-1, 2)
+    tokens = canonical.span_array
     found = np.asarray(sentence_spans(canonical.text), dtype=np.int64).reshape(-1, 2)
     begin, end, spans = _pieces(found, tokens)
     at, piece = _ranges(begin, end)

@@ -537,7 +537,7 @@ def check(
     measured = [(p, c) for p, (_, c) in zip(chosen, done) if c.profile.morphology != "none"]
     if rules.sentence_threshold is None:
         measured = []
-    rewrites = _rewrites(text, index, *measured[0], rules) if measured else ()
+    rewrites = _rewrites(text, index, *measured[0], rules, checks) if measured else ()
     tricks = tuple(sorted({t for p in checks for t in p.tricks}, key=_trick_order))
     verdict = _verdict(text, checks, rewrites, rules, measured[0][0].name if measured else None)
     texts = _texts(rules.texts, checks, rewrites)
@@ -545,17 +545,28 @@ def check(
 
 
 def _rewrites(
-    text: str, index: Index, indexed: IndexedProfile, canonical: Canonical, rules: _Rules
+    text: str,
+    index: Index,
+    indexed: IndexedProfile,
+    canonical: Canonical,
+    rules: _Rules,
+    checks: Sequence[ProfileCheck],
 ) -> tuple[Rewrite, ...]:
-    """The draft's sentences rewritten from indexed ones; with ``skip_quotes``, a sentence
-    mostly inside quotations is left out."""
+    """The draft's sentences rewritten from indexed ones, among those the shingles left
+    unexplained; with ``skip_quotes``, a sentence mostly inside quotations is left out."""
     assert rules.sentence_threshold is not None
+    counts = counted(text)
+    matched = ranges_mask(len(text), (f for p in checks for f in p.fragments))
     found = find_rewrites(
-        canonical, index, indexed, rules.exclude, threshold=rules.sentence_threshold
+        canonical,
+        index,
+        indexed,
+        rules.exclude,
+        threshold=rules.sentence_threshold,
+        unmatched=counts & ~matched,
     ).rewrites
     if not rules.skip_quotes or not found:
         return found
-    counts = counted(text)
     quoted = counts & ranges_mask(len(text), quoted_ranges(text))
     return tuple(
         r for r in found if 2 * quoted[r.start : r.end].sum() < counts[r.start : r.end].sum()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 import unicodedata
 
+import numpy as np
 import pytest
 import regex
 from hypothesis import given
@@ -113,6 +114,17 @@ def test_a_range_maps_to_its_first_start_and_last_end(text: str, data: st.DataOb
     end = data.draw(st.integers(start + 1, len(norm.text)))
     spans = _char_spans(norm)
     assert norm.span(start, end) == (spans[start][0], spans[end - 1][1])
+
+
+@given(texts, st.data())
+def test_span_array_maps_every_range_as_span_does(text: str, data: st.DataObject) -> None:
+    norm = normalize(text)
+    if not norm.text:
+        return
+    size = len(norm.text)
+    starts = data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=20))
+    ranges = [(s, data.draw(st.integers(s + 1, size))) for s in starts]
+    assert norm.span_array(np.array(ranges)).tolist() == [list(norm.span(*r)) for r in ranges]
 
 
 @given(st.text(st.sampled_from(_PLAIN), max_size=40))

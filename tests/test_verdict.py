@@ -289,3 +289,32 @@ def test_a_bad_sentence_threshold_is_refused(index: Path, bad: float) -> None:
     with pytest.raises(OptionError) as caught:
         _check(index, NEW, sentence_threshold=bad)
     assert caught.value.option == "sentence_threshold"
+
+
+def test_sentences_the_shingles_explain_are_not_judged_again(index: Path) -> None:
+    """The sentence measure judges only sentences holding text the shingles left unexplained:
+    the figures are those judging every sentence gives, and a copied sentence is not listed
+    as rewritten too."""
+    from canon.rewrites import find_rewrites
+
+    sentences = _sentences(GARDEN)
+    copied = " ".join(sentences[1:3])
+    draft = f"{copied} {_shuffled(sentences[4], 5)} {NEW}"
+    result = _check(index, draft)
+    assert result.rewrites and all(r.start >= len(copied) for r in result.rewrites)
+    with Index(index, readonly=True) as opened:
+        lemma = next(p for p in opened.profiles() if p.name == "lemma")
+        every = find_rewrites(draft, opened, lemma).rewrites
+    assert any(r.end <= len(copied) for r in every)  # judged alone, copied ones match too
+    checks = result.profiles
+    judged_all = verdict_of(
+        draft,
+        copied=[f for p in checks if p.word_for_word for f in p.fragments],
+        rewritten=[f for p in checks if not p.word_for_word for f in p.fragments]
+        + [Fragment(r.start, r.end) for r in every],
+        formula="",
+    )
+    figures = ("uniqueness", "copied", "rewritten", "chars")
+    assert [getattr(judged_all, f) for f in figures] == [
+        getattr(result.verdict, f) for f in figures
+    ]

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+import numpy as np
 import regex
 
 __all__ = ["IGNORABLE", "Normalized", "drop_marks", "normalize"]
@@ -118,13 +119,35 @@ class _Edit:
 class Normalized:
     """A normalized text and the map from its offsets back to the original text."""
 
-    __slots__ = ("_edits", "_starts", "original", "text")
+    __slots__ = ("_edits", "_starts", "_table", "original", "text")
 
     def __init__(self, original: str, text: str, edits: list[_Edit]) -> None:
         self.original = original
         self.text = text
         self._edits = edits
         self._starts = [e.norm_start for e in edits]
+        self._table: np.ndarray | None = None
+
+    def span_array(self, offsets: np.ndarray) -> np.ndarray:
+        """:meth:`span` of every row ``(start, end)`` of ``offsets`` at once."""
+        offsets = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
+        if not self._edits:
+            return offsets
+        if self._table is None:
+            self._table = np.array(
+                [(e.norm_start, e.norm_end, e.orig_start, e.orig_end) for e in self._edits],
+                dtype=np.int64,
+            )
+        norm_start, norm_end, orig_start, orig_end = self._table.T
+        starts, lasts = offsets[:, 0], offsets[:, 1] - 1
+        out = np.empty_like(offsets)
+        for column, pos, inside in ((0, starts, orig_start), (1, lasts, orig_end)):
+            i = np.searchsorted(norm_start, pos, side="right") - 1
+            at = np.maximum(i, 0)
+            within = (i >= 0) & (pos < norm_end[at])
+            delta = np.where(i >= 0, orig_end[at] - norm_end[at], 0) + column
+            out[:, column] = np.where(within, inside[at], pos + delta)
+        return out
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """Map the normalized range ``[start, end)`` (``end > start``) to the original text."""

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..records import record_dict
 from .normalize import Normalized
 
@@ -20,6 +22,7 @@ __all__ = [
     "has_mixed_words",
     "hyphen_text",
     "word_offsets",
+    "word_span_array",
     "word_spans",
     "words",
 ]
@@ -126,12 +129,15 @@ def word_offsets(norm: Normalized, *, keep_hyphens: bool) -> list[tuple[int, int
     return [m.span() for m in pattern.finditer(_text(norm, keep_hyphens))]
 
 
+def word_span_array(norm: Normalized, *, keep_hyphens: bool) -> np.ndarray:
+    """:func:`word_spans` as an ``(n, 2)`` int64 array."""
+    offsets = word_offsets(norm, keep_hyphens=keep_hyphens)
+    return norm.span_array(np.array(offsets, dtype=np.int64).reshape(-1, 2))
+
+
 def word_spans(norm: Normalized, *, keep_hyphens: bool) -> list[tuple[int, int]]:
     """The ``(start, end)`` span in the original text of each of :func:`words`."""
-    offsets = word_offsets(norm, keep_hyphens=keep_hyphens)
-    if not norm._edits:
-        return offsets
-    return [norm.span(*span) for span in offsets]
+    return [(s, e) for s, e in word_span_array(norm, keep_hyphens=keep_hyphens).tolist()]
 
 
 def _fold_part(part: str) -> str:

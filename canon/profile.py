@@ -23,7 +23,7 @@ from .text.wordlists import list_words, read_synonyms, resolve_list
 __all__ = ["BUILTIN_PROFILES", "CANONICAL_FORM_VERSION", "Profile", "get_profile"]
 
 # Bumped whenever the code changes what a profile produces, so stored fingerprints change too.
-CANONICAL_FORM_VERSION = 3
+CANONICAL_FORM_VERSION = 4
 
 Morphology = Literal["none", "lemma", "stem"]
 _POS_TAGS = frozenset(
@@ -167,11 +167,12 @@ def _fingerprint(profile: Profile) -> str:
 
 
 def _repair_versions(profile: Profile) -> dict[str, str]:
-    """The dictionary and word data the hyphen and transliteration repairs read."""
+    """The dictionary and word data the repairs read: hyphens, transliteration, and the
+    invisible characters typed for spaces."""
     versions = {}
-    if profile.repair_hyphens or profile.transliterate:
+    if profile.repair_hyphens or profile.transliterate or profile.drop_ignorables:
         versions["dictionary"] = analyzer_version("lemma")
-    if profile.transliterate:
+    if profile.transliterate or profile.drop_ignorables:
         versions["transliteration"] = translit_versions()
     return versions
 

@@ -354,3 +354,24 @@ def test_hangul_fillers_everywhere_stay_linear() -> None:
     started = time.perf_counter()
     canon.canonicalize(text, "lemma")
     assert time.perf_counter() - started < 30  # about 5 s here; quadratic would be hours
+
+
+@pytest.mark.parametrize("char", ["\u3164", "\u200b", "\u034f", "\u2060"])
+def test_invisible_characters_typed_for_every_space_are_spaces(char: str) -> None:
+    """A text that types an invisible character for its spaces reads as the spaced text,
+    two known words staying two (``в ход``, ``во время``) unless one word is far likelier."""
+    plain = "Решение пустить в ход резервы приняли во время совещания 25 мая в Москве"
+    spaced = plain.replace(" ", char)
+    for profile in ("lemma", "stem"):  # raw, the seed's reference, repairs nothing
+        expected = canon.canonicalize(plain, profile).tokens
+        assert canon.canonicalize(spaced, profile).tokens == expected
+
+
+def test_an_invisible_character_between_scripts_is_a_space() -> None:
+    """Between a digit and a letter, or Latin and Cyrillic letters, a space whatever the
+    text does elsewhere; a look-alike letter keeps its word whole."""
+    text = "Новые правила с 25\u3164мая, сообщает сайт\u200bnews и пресс-служба"
+    tokens = canon.canonicalize(text, "stem").tokens
+    assert "25" in tokens and "ма" in tokens
+    assert "сайт" in tokens and "news" in tokens
+    assert canon.canonicalize("сo\u00adсновый бор", "lemma").tokens[0] == "сосновый"

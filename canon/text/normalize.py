@@ -230,24 +230,66 @@ def _checked_build(text: str, form: str, casefold: bool, marks: int = 0) -> tupl
 def _ignorable_actions(text: str) -> dict[int, str]:
     """Each ignorable character's replacement: removed inside a word, a space between words.
 
-    A Hangul filler (an invisible *letter*) between two Cyrillic letters may stand inside a
-    word or for a space: it is removed when the letters around it make a dictionary word
-    (``сло␣во``), and read as a space otherwise (``слово␣другое``).
+    An invisible character between two word characters may stand inside a word or for a
+    space.  Between two scripts (Cyrillic, Latin, digits) it is a space.  Otherwise the text
+    as a whole tells which it usually is: when such runs outnumber the spaces between words,
+    they were typed for spaces, and each is a space unless the letters around it make one
+    dictionary word likelier than two (``ко␣шка``, but ``в␣ход``); when not, only a Hangul
+    filler (an invisible *letter*) may be a space, when the letters around it make no
+    dictionary word (``слово␣другое``, but ``сло␣во``).
     """
+    runs = [
+        run.span()
+        for run in _IGNORABLE_RUN.finditer(text)
+        if IGNORABLE.search(text, *run.span()) is not None
+    ]
+    between = {(s, e) for s, e in runs if _between_word_chars(text, s, e)}
+    spaced = len(between) > len(_SPACE_BETWEEN_WORDS.findall(text))
     actions: dict[int, str] = {}
-    for run in _IGNORABLE_RUN.finditer(text):
-        start, end = run.span()
-        inside = (
-            start > 0
-            and end < len(text)
-            and _WORD_CHAR.match(text, start - 1) is not None
-            and _WORD_CHAR.match(text, end) is not None
-        )
+    for start, end in runs:
+        inside = (start, end) in between
         found = [m.start() for m in IGNORABLE.finditer(text, start, end)]
-        space = inside and _filler_is_a_space(text, start, end, found)
+        space = inside and _stands_for_a_space(text, start, end, found, spaced)
         for at in found:
             actions[at] = " " if space or not inside else ""
     return actions
+
+
+_SPACE_BETWEEN_WORDS = re.compile(r"(?<=[^\W_])\s+(?=[^\W_])")
+
+
+def _between_word_chars(text: str, start: int, end: int) -> bool:
+    return (
+        start > 0
+        and end < len(text)
+        and _WORD_CHAR.match(text, start - 1) is not None
+        and _WORD_CHAR.match(text, end) is not None
+    )
+
+
+def _script(char: str) -> str:
+    """``digit``, ``cyrillic``, ``latin`` or ``other``; ``either`` for a letter with a
+    Cyrillic look-alike (words mix those)."""
+    if char.isdigit():
+        return "digit"
+    name = unicodedata.name(char, "")
+    if name.startswith("CYRILLIC"):
+        return "cyrillic"
+    from .tokenize import has_cyrillic_twin  # tokenize builds on this module
+
+    if has_cyrillic_twin(char):
+        return "either"
+    return "latin" if name.startswith("LATIN") else "other"
+
+
+def _scripts(left: str, right: str) -> tuple[str, str]:
+    """The scripts on either side of a run, a look-alike letter taking its neighbour's."""
+    left, right = _script(left), _script(right)
+    if left == "either":
+        left = "latin" if right == "either" else right
+    if right == "either":
+        right = left
+    return left, right
 
 
 # Cyrillic letters, and the invisible characters other than letters that may sit among them.
@@ -261,29 +303,63 @@ _CHAIN_AFTER = regex.compile(_CHAIN)
 _REACH = 40
 
 
-def _filler_is_a_space(text: str, start: int, end: int, found: list[int]) -> bool:
-    """Whether the run ``[start, end)`` between two words' letters holds a Hangul filler that
-    stands for a space: the Cyrillic letters around it do not make a dictionary word."""
-    if not any(unicodedata.category(text[at]) == "Lo" for at in found):
+def _stands_for_a_space(text: str, start: int, end: int, found: list[int], spaced: bool) -> bool:
+    """Whether the run ``[start, end)`` between two word characters stands for a space;
+    ``spaced`` tells that the text types such runs for its spaces."""
+    left, right = _scripts(text[start - 1], text[end])
+    if left != right:
+        return True
+    if left != "cyrillic":
+        return spaced
+    if not spaced and not any(unicodedata.category(text[at]) == "Lo" for at in found):
         return False
     # Words are short: look at most _REACH characters either side, so the work stays linear.
     before = _CYRILLIC_BEFORE.search(text, max(0, start - _REACH), start)
     after = _CYRILLIC_AFTER.match(text, end, min(len(text), end + _REACH))
     if before is None or after is None:
-        return False
+        return spaced
     from .lemmatize import is_known  # the dictionary, only when a filler sits between letters
-
-    def known(*parts: str) -> bool:
-        word = regex.sub(r"[\p{Default_Ignorable_Code_Point}\p{Mn}]", "", "".join(parts))
-        return is_known(word)
 
     chain = (
         _CHAIN_BEFORE.search(text, max(0, start - _REACH), start),
         _CHAIN_AFTER.match(text, end, min(len(text), end + _REACH)),
     )
-    if all(chain) and known(chain[0].group(), chain[1].group()):  # type: ignore[union-attr]
+    if all(chain) and is_known(_bare(chain[0].group() + chain[1].group())):  # type: ignore[union-attr]
         return False  # fillers put inside one word
-    return not known(before.group(), after.group())
+    left_word, right_word = _bare(before.group()), _bare(after.group())
+    joined = left_word + right_word
+    if not is_known(joined):
+        return True
+    if not spaced:
+        return False
+    return (
+        is_known(left_word)
+        and is_known(right_word)
+        and not _one_word_likelier(joined, left_word, right_word)
+    )
+
+
+def _bare(letters: str) -> str:
+    return regex.sub(r"[\p{Default_Ignorable_Code_Point}\p{Mn}]", "", letters)
+
+
+# In a text typing invisible characters for its spaces, two known words are read as one only
+# when that word is 10**_SPACE_ODDS times likelier than the two words in a row by chance (on
+# pairs of news words: 4% of real pairs joined, 16% of split words left split); a dictionary
+# word missing from wordfreq's list (rarer than once per million words) counts as Zipf 1.
+_SPACE_ODDS = 2.0
+_UNLISTED = 1.0
+
+
+def _one_word_likelier(joined: str, left: str, right: str) -> bool:
+    """Whether ``joined`` reads better as one word than ``left`` and ``right`` as two, by
+    wordfreq's unigram frequencies: ``по␣том`` is one word, ``в␣ход`` two."""
+    from .translit import zipf
+
+    def log_p(word: str) -> float:
+        return (zipf(word) or _UNLISTED) - 9
+
+    return log_p(joined) > log_p(left) + log_p(right) + _SPACE_ODDS
 
 
 def _drop_ignorables(text: str, edits: list[_Edit]) -> tuple[str, list[_Edit]]:

@@ -19,6 +19,7 @@ __all__ = [
     "Fold",
     "fold_confusables",
     "fold_short_words",
+    "has_cyrillic_twin",
     "has_mixed_words",
     "hyphen_text",
     "word_offsets",
@@ -121,6 +122,11 @@ def _text(norm: Normalized, keep_hyphens: bool) -> str:
 def words(norm: Normalized, *, keep_hyphens: bool) -> list[str]:
     """The words of a normalized text (hyphenated words whole when ``keep_hyphens``)."""
     return (_HYPHENATED if keep_hyphens else _WORD).findall(_text(norm, keep_hyphens))
+
+
+def has_cyrillic_twin(char: str) -> bool:
+    """Whether ``char`` is a letter of another script that looks like a Cyrillic one."""
+    return ord(char) in _WIDE_LOOKALIKES
 
 
 def word_offsets(norm: Normalized, *, keep_hyphens: bool) -> list[tuple[int, int]]:

@@ -31,7 +31,7 @@ from pathlib import Path
 from ..errors import MissingResource
 from .lemmatize import is_known, known_prefix
 
-__all__ = ["LATIN_LETTERS", "clear_caches", "is_english", "read_back", "versions"]
+__all__ = ["LATIN_LETTERS", "clear_caches", "is_english", "read_back", "versions", "zipf"]
 
 # Latin letters (with or without marks) and the signs schemas use for ь and ъ.
 LATIN_LETTERS = "a-z\u00e0-\u024f\u02b9\u02ba"
@@ -129,6 +129,12 @@ def _frequencies(lang: str) -> dict[str, float]:
         for index, bucket in enumerate(wordfreq.get_frequency_list(lang, "small"))
         for word in bucket
     }
+
+
+def zipf(word: str, lang: str = "ru") -> float:
+    """The Zipf frequency of ``word`` (lower case) in ``lang``: 3 is once per million words,
+    0 when rarer or unknown."""
+    return _frequencies(lang).get(word, 0.0)
 
 
 def is_english(word: str) -> bool:

@@ -11,16 +11,24 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
-from .errors import ProfileError
+from .errors import OptionError, ProfileError
 from .text.lemmatize import analyzer_version
 from .text.translit import versions as translit_versions
 from .text.wordlists import list_words, read_synonyms, resolve_list
 
-__all__ = ["BUILTIN_PROFILES", "CANONICAL_FORM_VERSION", "Profile", "get_profile"]
+__all__ = [
+    "BUILTIN_PROFILES",
+    "CANONICAL_FORM_VERSION",
+    "REPAIRS",
+    "Profile",
+    "get_profile",
+    "repair_switches",
+]
 
 # Bumped whenever the code changes what a profile produces, so stored fingerprints change too.
 CANONICAL_FORM_VERSION = 4
@@ -175,6 +183,35 @@ def _repair_versions(profile: Profile) -> dict[str, str]:
     if profile.transliterate or profile.drop_ignorables:
         versions["transliteration"] = translit_versions()
     return versions
+
+
+# Each kind of trick (canon.text.tricks) and the profile switches that repair it.
+REPAIRS: dict[str, tuple[str, ...]] = {
+    "lookalike": ("fold_confusables", "fold_all_lookalikes"),
+    "mark": ("strip_all_marks",),
+    "invisible": ("drop_ignorables",),
+    "hyphen": ("repair_hyphens",),
+    "translit": ("transliterate",),
+}
+
+
+def repair_switches(kinds: Iterable[str]) -> dict[str, bool]:
+    """The profile switches that make exactly the repairs ``kinds`` (kinds of trick; ``all``
+    or ``none`` alone): ``profile.replace(**repair_switches(["mark", "invisible"]))``."""
+    kinds = [k.strip().lower() for k in kinds if k.strip()]
+    if kinds in (["all"], ["none"]):
+        wanted = set(REPAIRS) if kinds == ["all"] else set()
+    else:
+        unknown = [k for k in kinds if k not in REPAIRS]
+        if unknown or not kinds:
+            raise OptionError(
+                "repairs",
+                f"has no repair {unknown[0] if unknown else ''!r}: name some of "
+                f"{', '.join(REPAIRS)}, or all, or none",
+                value=unknown[0] if unknown else "",
+            )
+        wanted = set(kinds)
+    return {switch: kind in wanted for kind, switches in REPAIRS.items() for switch in switches}
 
 
 def _portable(key: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -9,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import canon
+from canon.errors import OptionError
 from canon.profile import BUILTIN_PROFILES
 
 ORIGINAL = (
@@ -322,9 +324,9 @@ def test_an_index_of_the_previous_canonical_form_is_refused(tmp_path, monkeypatc
 
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.txt").write_text(ORIGINAL, "utf-8")
-    assert profile_module.CANONICAL_FORM_VERSION == 3
+    assert profile_module.CANONICAL_FORM_VERSION == 4
     lemma = BUILTIN_PROFILES["lemma"]
-    monkeypatch.setattr(profile_module, "CANONICAL_FORM_VERSION", 2)
+    monkeypatch.setattr(profile_module, "CANONICAL_FORM_VERSION", 3)
     profile_module._fingerprint.cache_clear()
     old = lemma.fingerprint
     with canon.Index(tmp_path / "old.db", create=True) as index:
@@ -375,3 +377,53 @@ def test_an_invisible_character_between_scripts_is_a_space() -> None:
     assert "25" in tokens and "ма" in tokens
     assert "сайт" in tokens and "news" in tokens
     assert canon.canonicalize("сo\u00adсновый бор", "lemma").tokens[0] == "сосновый"
+
+
+# --- choosing the repairs ---------------------------------------------------------------------
+
+
+def test_repair_switches_name_the_profile_switches_of_each_kind() -> None:
+    from canon.profile import REPAIRS, repair_switches
+
+    every = {s for switches in REPAIRS.values() for s in switches}
+    assert repair_switches(["all"]) == dict.fromkeys(every, True)
+    assert repair_switches(["none"]) == dict.fromkeys(every, False)
+    chosen = repair_switches(["mark", " Invisible "])
+    assert {s for s, on in chosen.items() if on} == {"strip_all_marks", "drop_ignorables"}
+    lemma = BUILTIN_PROFILES["lemma"]
+    assert lemma.replace(**repair_switches(["all"])).fingerprint == lemma.replace().fingerprint
+    assert lemma.replace(**chosen).fingerprint != lemma.fingerprint
+
+
+@pytest.mark.parametrize("kinds", [["marks"], ["mark", "typo"], [], ["all", "mark"]])
+def test_unknown_repair_kinds_are_refused_naming_the_option(kinds: list[str]) -> None:
+    from canon.profile import repair_switches
+
+    with pytest.raises(OptionError) as info:
+        repair_switches(kinds)
+    assert info.value.option == "repairs" and "lookalike, mark" in info.value.message
+
+
+def test_the_repairs_option_turns_repairs_off_and_refuses_unknown_kinds(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from canon.cli import cli
+
+    tricked, plain = tmp_path / "a.txt", tmp_path / "b.txt"
+    tricked.write_text(ORIGINAL.replace("о", "\u03bf"), "utf-8")  # Greek omicron for о
+    plain.write_text(ORIGINAL, "utf-8")
+
+    def lemma_jaccard(*options: str) -> float:
+        args = ["compare", str(tricked), str(plain), "--json", "-k", "3", "--profile", "lemma",
+                *options]  # fmt: skip
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        (row,) = json.loads(result.output)["rows"]
+        (figures,) = (v for key, v in row.items() if key.startswith("lemma"))
+        return figures["jaccard"]
+
+    assert lemma_jaccard() == 1.0
+    assert lemma_jaccard("--repairs", "mark,invisible") < 0.2
+    refused = CliRunner().invoke(cli, ["compare", str(tricked), str(plain), "--repairs", "greek"])
+    assert refused.exit_code == 2
+    assert "--repairs has no repair 'greek'" in refused.output and "Traceback" not in refused.output

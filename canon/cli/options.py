@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from ..profile import Profile, get_profile
+from ..profile import Profile, get_profile, repair_switches
 from ..sources.documents import Document, read_source
 from ..sources.fetch import FetchOptions
 
@@ -71,6 +71,12 @@ def profile_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "--fold-confusables/--no-fold-confusables",
             default=None,
             help="Fold Latin look-alike letters inside Russian words to Cyrillic (default: on).",
+        ),
+        click.option(
+            "--repairs",
+            metavar="KINDS",
+            help="The repairs against tricks to make, comma-separated: lookalike, mark, "
+            "invisible, hyphen, translit; or all, none (default: all).",
         ),
         click.option(
             "--drop-pos",
@@ -171,6 +177,9 @@ def rule_changes(opts: dict[str, Any]) -> dict[str, Any]:
     if stopwords is not None:
         lists = _split(stopwords)
         changes["stopwords"] = () if lists == ("none",) else lists
+    repairs = opts.pop("repairs")
+    if repairs is not None:
+        changes.update(repair_switches(repairs.split(",")))
     for flag in ("keep_negation", "yo_fold", "fold_confusables"):
         value = opts.pop(flag)
         if value is not None:

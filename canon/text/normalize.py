@@ -232,11 +232,11 @@ def _ignorable_actions(text: str) -> dict[int, str]:
 
     An invisible character between two word characters may stand inside a word or for a
     space.  Between two scripts (Cyrillic, Latin, digits) it is a space.  Otherwise the text
-    as a whole tells which it usually is: when such runs outnumber the spaces between words,
+    as a whole tells which it usually is.  When such runs outnumber the spaces between words,
     they were typed for spaces, and each is a space unless the letters around it make one
-    dictionary word likelier than two (``ко␣шка``, but ``в␣ход``); when not, only a Hangul
-    filler (an invisible *letter*) may be a space, when the letters around it make no
-    dictionary word (``слово␣другое``, but ``сло␣во``).
+    dictionary word likelier than two (``ко␣шка``, but ``в␣ход``).  When not, they were put
+    inside words, and one is a space only between two dictionary words that make none
+    together (``слово␣другое``, but ``сло␣во`` and ``Гар␣ри``).
     """
     runs = [
         run.span()
@@ -249,7 +249,7 @@ def _ignorable_actions(text: str) -> dict[int, str]:
     for start, end in runs:
         inside = (start, end) in between
         found = [m.start() for m in IGNORABLE.finditer(text, start, end)]
-        space = inside and _stands_for_a_space(text, start, end, found, spaced)
+        space = inside and _stands_for_a_space(text, start, end, spaced)
         for at in found:
             actions[at] = " " if space or not inside else ""
     return actions
@@ -303,7 +303,7 @@ _CHAIN_AFTER = regex.compile(_CHAIN)
 _REACH = 40
 
 
-def _stands_for_a_space(text: str, start: int, end: int, found: list[int], spaced: bool) -> bool:
+def _stands_for_a_space(text: str, start: int, end: int, spaced: bool) -> bool:
     """Whether the run ``[start, end)`` between two word characters stands for a space;
     ``spaced`` tells that the text types such runs for its spaces."""
     left, right = _scripts(text[start - 1], text[end])
@@ -311,8 +311,6 @@ def _stands_for_a_space(text: str, start: int, end: int, found: list[int], space
         return True
     if left != "cyrillic":
         return spaced
-    if not spaced and not any(unicodedata.category(text[at]) == "Lo" for at in found):
-        return False
     # Words are short: look at most _REACH characters either side, so the work stays linear.
     before = _CYRILLIC_BEFORE.search(text, max(0, start - _REACH), start)
     after = _CYRILLIC_AFTER.match(text, end, min(len(text), end + _REACH))
@@ -328,8 +326,8 @@ def _stands_for_a_space(text: str, start: int, end: int, found: list[int], space
         return False  # fillers put inside one word
     left_word, right_word = _bare(before.group()), _bare(after.group())
     joined = left_word + right_word
-    if not is_known(joined):
-        return True
+    if not is_known(joined):  # a space, unless inside a word the dictionary lacks
+        return spaced or (is_known(left_word) and is_known(right_word))
     if not spaced:
         return False
     return (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -427,3 +428,13 @@ def test_the_repairs_option_turns_repairs_off_and_refuses_unknown_kinds(tmp_path
     refused = CliRunner().invoke(cli, ["compare", str(tricked), str(plain), "--repairs", "greek"])
     assert refused.exit_code == 2
     assert "--repairs has no repair 'greek'" in refused.output and "Traceback" not in refused.output
+
+
+@pytest.mark.parametrize("char", ["\u3164", "\u034f"])
+def test_invisible_characters_inside_names_and_english_words_stay_inside(char: str) -> None:
+    """Put after the second letter of every longer word of a text full of punctuation, they
+    stay inside the words, names and English words the dictionary does not know too."""
+    plain = "Меган, Маркл и принц Гарри — в Call of Duty, «Касым-Жомарт» (Сассекс)."
+    inside = re.sub(r"\w{3,}", lambda m: m[0][:2] + char + m[0][2:], plain)
+    assert canon.canonicalize(inside, "lemma").tokens == canon.canonicalize(plain, "lemma").tokens
+    assert canon.canonicalize("ca\u034fll", "lemma").tokens == ("call",)

@@ -232,8 +232,8 @@ def _ignorable_actions(text: str) -> dict[int, str]:
 
     An invisible character between two word characters may stand inside a word or for a
     space.  Between two scripts (Cyrillic, Latin, digits) it is a space.  Otherwise the text
-    as a whole tells which it usually is.  When such runs outnumber the spaces between words,
-    they were typed for spaces, and each is a space unless the letters around it make one
+    as a whole tells which it usually is.  When such runs outnumber its spaces (and are more
+    than two), they were typed for spaces, and each is a space unless the letters around it make one
     dictionary word likelier than two (``ко␣шка``, but ``в␣ход``).  When not, they were put
     inside words, and one is a space only between two dictionary words that make none
     together (``слово␣другое``, but ``сло␣во`` and ``Гар␣ри``).
@@ -244,7 +244,7 @@ def _ignorable_actions(text: str) -> dict[int, str]:
         if IGNORABLE.search(text, *run.span()) is not None
     ]
     between = {(s, e) for s, e in runs if _between_word_chars(text, s, e)}
-    spaced = len(between) > len(_SPACE_BETWEEN_WORDS.findall(text))
+    spaced = len(between) > max(len(_SPACES.findall(text)), 2)
     actions: dict[int, str] = {}
     for start, end in runs:
         inside = (start, end) in between
@@ -255,7 +255,7 @@ def _ignorable_actions(text: str) -> dict[int, str]:
     return actions
 
 
-_SPACE_BETWEEN_WORDS = re.compile(r"(?<=[^\W_])\s+(?=[^\W_])")
+_SPACES = re.compile(r"\s+")
 
 
 def _between_word_chars(text: str, start: int, end: int) -> bool:
@@ -327,7 +327,11 @@ def _stands_for_a_space(text: str, start: int, end: int, spaced: bool) -> bool:
     left_word, right_word = _bare(before.group()), _bare(after.group())
     joined = left_word + right_word
     if not is_known(joined):  # a space, unless inside a word the dictionary lacks
-        return spaced or (is_known(left_word) and is_known(right_word))
+        if spaced:
+            return True
+        first, last = before.start(), after.end()  # a hyphen there: a compound's part
+        hyphenated = text.startswith("-", last) or (first > 0 and text[first - 1] == "-")
+        return not hyphenated and is_known(left_word) and is_known(right_word)
     if not spaced:
         return False
     return (

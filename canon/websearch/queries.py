@@ -100,8 +100,12 @@ def _quoted(phrase: str) -> str:
     return f'"{" ".join(kept)}"'
 
 
-def _overlaps(run: Query, chosen: list[Query]) -> bool:
-    return any(run.start < other.end and other.start < run.end for other in chosen)
+def _taken(run: Query, chosen: list[Query]) -> bool:
+    """Whether ``run`` overlaps a chosen run or repeats its phrase."""
+    return any(
+        (run.start < other.end and other.start < run.end) or run.text == other.text
+        for other in chosen
+    )
 
 
 def pick_queries(text: str, budget: int | None = None) -> tuple[Query, ...]:
@@ -119,13 +123,12 @@ def pick_queries(text: str, budget: int | None = None) -> tuple[Query, ...]:
     for slot in range(budget):
         low, high = slot * stretch, (slot + 1) * stretch
         for run in best:
-            if low <= run.start < high and not _overlaps(run, chosen):
+            if low <= run.start < high and not _taken(run, chosen):
                 chosen.append(run)
                 break
     for run in best:
         if len(chosen) >= budget:
             break
-        if not _overlaps(run, chosen):
+        if not _taken(run, chosen):
             chosen.append(run)
-    unique = {q.text: q for q in sorted(chosen, key=lambda q: q.start)}
-    return tuple(unique.values())
+    return tuple(sorted(chosen, key=lambda q: q.start))

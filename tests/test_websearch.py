@@ -411,3 +411,35 @@ def test_canon_check_web_errors_are_one_line(stand: StandIn, tmp_path: Path) -> 
     code, _, err = _run(["check", str(draft), "--web", "google"], _env(stand, tmp_path))
     assert code == 2 and "google: the daily quota is spent" in err
     assert GOOGLE_KEY not in err and len(err.strip().splitlines()) == 1
+
+
+# --------------------------------------------------------------------------- web API
+
+
+def test_api_check_with_a_web_provider(
+    stand: StandIn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from canon.web import create_app
+
+    for name, value in _env(stand, tmp_path).items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("CANON_SEARXNG_URL", stand.base)
+    with TestClient(create_app(allow_private=True, workers=1)) as client:
+        answer = client.post("/api/check", json={"draft": DRAFT, "web": "searxng", "queries": 2})
+        assert answer.status_code == 200, answer.text
+        data = answer.json()
+        assert data["web"]["provider"] == "searxng" and data["web"]["queries_sent"] == 2
+        assert data["verdict"]["copied"] > 0.3
+        assert data["profiles"][0]["sources"][0]["source"] == stand.url("/pages/copy.html")
+        refused = client.post("/api/check", json={"draft": DRAFT, "web": f"searxng:{stand.base}"})
+        assert refused.status_code == 400 and refused.json()["field"] == "web"
+        stand.mode = "quota"
+        failed = client.post("/api/check", json={"draft": DRAFT, "web": "google"})
+        assert failed.status_code == 502 and failed.json()["field"] == "web"
+        assert "daily quota" in failed.json()["error"] and GOOGLE_KEY not in failed.text
+        unknown = client.post("/api/check", json={"draft": DRAFT, "web": "bing"})
+        assert unknown.status_code == 400 and unknown.json()["field"] == "web"
+        no_index = client.post("/api/check", json={"draft": DRAFT})
+        assert no_index.status_code == 404

@@ -17,9 +17,9 @@ from __future__ import annotations
 import base64
 import binascii
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
-from lxml import etree
 
 from ...errors import CanonError
 from .hits import Answer, Hit, Provider
@@ -83,6 +83,8 @@ class Yandex(Provider):
         return self._from_xml(xml)
 
     def _from_xml(self, xml: bytes) -> list[Hit]:
+        from lxml import etree
+
         parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
         try:
             root = etree.fromstring(xml, parser)
@@ -131,5 +133,5 @@ class Yandex(Provider):
         return self.error(f"answered HTTP {status}{note}", "refused")
 
 
-def _text(element: etree._Element | None) -> str:
+def _text(element: Any) -> str:
     return "" if element is None else " ".join("".join(element.itertext()).split())

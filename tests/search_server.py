@@ -9,7 +9,8 @@ No test may reach the internet, so this server speaks each provider's documented
   body (``query.queryText``, ``folderId``, ``responseFormat``) → ``{"rawData": base64 of the
   Yandex XML document}``; refusals as gRPC-style JSON (``{"code", "message", "details"}``)
   with 401, 403 and 429;
-- Google Custom Search JSON API: ``GET /customsearch/v1?key=…&cx=…&q=…&num=…`` →
+- Google Custom Search JSON API: ``GET /customsearch/v1?cx=…&q=…&num=…`` with the key as
+  the ``key`` parameter or the ``X-goog-api-key`` header →
   ``{"kind", "queries", "searchInformation", "items": [{"title", "link", "snippet"}]}``;
   refusals as ``{"error": {"code", "message", "errors": [{"reason"}], "status"}}``.
 
@@ -101,6 +102,7 @@ class StandIn:
     queries: list[tuple[str, str]] = field(default_factory=list)  # (provider, query)
     hits: Counter[str] = field(default_factory=Counter)  # path → requests
     headers: list[dict[str, str]] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)  # every request's path and query
 
     def url(self, path: str) -> str:
         return self.base + path
@@ -166,6 +168,7 @@ class _Handler(BaseHTTPRequestHandler):
         stand: StandIn = self.server.stand
         parts = urlsplit(self.path)
         stand.hits[parts.path] += 1
+        stand.paths.append(self.path)
         stand.headers.append(dict(self.headers))
         params = {k: v[0] for k, v in parse_qs(parts.query).items()}
         if parts.path == "/search":
@@ -181,6 +184,7 @@ class _Handler(BaseHTTPRequestHandler):
         stand: StandIn = self.server.stand
         parts = urlsplit(self.path)
         stand.hits[parts.path] += 1
+        stand.paths.append(self.path)
         stand.headers.append(dict(self.headers))
         length = int(self.headers.get("Content-Length", "0"))
         body = json.loads(self.rfile.read(length) or b"{}")
@@ -236,7 +240,8 @@ class _Handler(BaseHTTPRequestHandler):
                 "status": status,
             }})  # fmt: skip
 
-        if params.get("key") != GOOGLE_KEY or stand.mode == "bad-key":
+        key = params.get("key") or self.headers.get("X-goog-api-key")  # either way, as Google
+        if key != GOOGLE_KEY or stand.mode == "bad-key":
             return refuse(400, "badRequest", "API key not valid. Please pass a valid API key.",
                           "INVALID_ARGUMENT")  # fmt: skip
         if stand.mode == "quota":

@@ -66,6 +66,7 @@ def stand(server: StandIn) -> StandIn:
     server.queries.clear()
     server.hits.clear()
     server.headers.clear()
+    server.paths.clear()
     return server
 
 
@@ -351,12 +352,16 @@ def test_an_unreachable_provider_is_one_line(tmp_path: Path) -> None:
     assert caught.value.reason == "unreachable" and "cannot be reached" in caught.value.message
 
 
-def test_the_yandex_key_goes_in_the_header_only(stand: StandIn, tmp_path: Path) -> None:
+def test_the_keys_go_in_headers_only(stand: StandIn, tmp_path: Path) -> None:
     web_check(DRAFT, _provider("yandex", stand, tmp_path), queries=1)
     asked = [h for h in stand.headers if "Authorization" in h]
     assert asked and all(h["Authorization"] == f"Api-Key {YANDEX_KEY}" for h in asked)
     page_requests = [h for h in stand.headers if "Authorization" not in h]
     assert page_requests  # pages are fetched without the key
+    stand.headers.clear()
+    web_check(DRAFT, _provider("google", stand, tmp_path), queries=1)
+    assert stand.paths and not any(GOOGLE_KEY in path for path in stand.paths)
+    assert sum(h.get("X-goog-api-key") == GOOGLE_KEY for h in stand.headers) == 1
 
 
 # --------------------------------------------------------------------------- command line

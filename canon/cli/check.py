@@ -171,7 +171,7 @@ def check_command(
             found = None
             if provider is not None:
                 found = web_check(
-                    doc.text, provider, index=index, queries=queries,
+                    doc.text, provider, index=index, queries=queries, similar=similar,
                     fetch_options=options, name=doc.source, **shared,
                 )  # fmt: skip
                 result = found.result

@@ -220,7 +220,6 @@ def web_check_draft(
     *,
     web: str,
     queries: int | None = None,
-    similar: float | None = None,
     **options: Any,
 ) -> WebCheck:
     """``web_check`` of a draft through a provider of the server's own configuration (a name

@@ -19,6 +19,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from ..canonical import Fragment
 from ..errors import OptionError
@@ -30,6 +31,7 @@ from ..index.store import Index
 from ..index.writes import Prepared
 from ..profile import Profile, get_profile
 from ..rewrites import THRESHOLD
+from ..sources.documents import Document
 from ..sources.fetch import FetchOptions
 from ..sources.search.cache import QueryCache
 from ..sources.search.hits import Provider
@@ -63,7 +65,12 @@ def _rules_of(index: Index | None, names: Sequence[str] | None) -> _Rules:
     return _Rules(tuple(profile_of(p) for p in built), built[0].k, built[0].step)
 
 
-def _web_index(folder: Path, rules: _Rules, documents: list, on_fail: Callable) -> Index:
+Pages = Sequence[tuple[Found, Document]]
+
+
+def _web_index(
+    folder: Path, rules: _Rules, documents: Pages, on_fail: Callable[[str, str], None]
+) -> Index:
     """A new index in ``folder`` holding the pages' documents, under ``rules``."""
     index = Index(folder / "web.canon", create=True)
     indexed = index.use_profiles(list(rules.profiles), rules.k, rules.step)
@@ -73,7 +80,7 @@ def _web_index(folder: Path, rules: _Rules, documents: list, on_fail: Callable) 
         if isinstance(done, Prepared):
             prepared.append(replace(done, title=titles.get(done.source)))
         else:
-            on_fail(done.source, getattr(done, "reason", "unchanged"))
+            on_fail(done.source, getattr(done, "reason", "unchanged"))  # too short, say
     if prepared:
         index.write_batch(prepared, indexed)
     return index
@@ -99,7 +106,9 @@ def _nothing_found(text: str, name: str) -> CheckResult:
     return CheckResult(text, (), verdict)
 
 
-def _merged(text: str, ours: CheckResult, theirs: CheckResult, skip_quotes: bool, name: str):
+def _merged(
+    text: str, ours: CheckResult, theirs: CheckResult, skip_quotes: bool, name: str
+) -> CheckResult:
     """One verdict over the index's and the web's matches."""
     checks: tuple[ProfileCheck, ...] = ours.profiles + theirs.profiles
     rewrites = ours.rewrites + theirs.rewrites
@@ -136,6 +145,7 @@ def web_check(
     top: int = 10,
     min_shared: int = 3,
     common: int | None = 1000,
+    similar: float | None = None,
     sentence_threshold: float | None = THRESHOLD,
     name: str = "draft",
 ) -> WebCheck:
@@ -144,7 +154,8 @@ def web_check(
     most ``max_pages`` pages compared.  Queries and pages are cached in
     ``fetch_options.cache_dir`` when it is set.  With ``index``, the draft is checked
     against it too, and the verdict covers both (see the module's note).  The other options
-    are those of :func:`canon.uniqueness.check`; ``common`` counts only in the index.
+    are those of :func:`canon.uniqueness.check`; ``common`` and ``similar`` count only in the
+    index.
     """
     for option, value in (("results", results), ("max_pages", max_pages)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
@@ -157,13 +168,13 @@ def web_check(
     asked, answers = ask_all(provider, chosen, results, options, cache)
     found, excluded = candidates(answers, exclusion, max_pages)
     documents, failed = fetch_pages(found, options)
-    shared = dict(
+    shared: dict[str, Any] = dict(
         exclude=exclude, skip_quotes=skip_quotes, top=top, min_shared=min_shared,
         sentence_threshold=sentence_threshold, name=name,
     )  # fmt: skip
     ours = None
     if index is not None:
-        ours = check(text, index, profiles=profiles, common=common, **shared)
+        ours = check(text, index, profiles=profiles, common=common, similar=similar, **shared)
     theirs, compared = _against_pages(text, _rules_of(index, profiles), documents, failed, shared)
     by_url = {f.url: f.query for f in found}
     theirs = _with_queries(theirs, by_url, web_names=ours is not None)
@@ -174,7 +185,7 @@ def web_check(
 
 
 def _against_pages(
-    text: str, rules: _Rules, documents: list, failed: list[PageRecord], shared: dict
+    text: str, rules: _Rules, documents: Pages, failed: list[PageRecord], shared: dict[str, Any]
 ) -> tuple[CheckResult, dict[str, PageRecord]]:
     """The draft checked against the pages' documents in a temporary index."""
     compared: dict[str, PageRecord] = {}

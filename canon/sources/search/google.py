@@ -1,6 +1,8 @@
 """Google Programmable Search (the Custom Search JSON API) → hits.
 
-``GET {endpoint}/customsearch/v1?key=…&cx=…&q=…&num=…`` answers ``{"kind":
+``GET {endpoint}/customsearch/v1?cx=…&q=…&num=…`` with the API key (the ``key`` parameter,
+or here the ``X-goog-api-key`` header every Google API takes, which keeps it out of URLs that
+logs show) answers ``{"kind":
 "customsearch#search", "queries": {"request": […], "nextPage": […]}, "searchInformation":
 {…}, "items": [{"title", "link", "displayLink", "snippet", …}]}``, without ``items`` when
 nothing is found (``num`` is 1 to 10).  A refused call answers ``{"error": {"code", "message",
@@ -14,11 +16,13 @@ to 10,000 a day.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-import httpx
+from typing import TYPE_CHECKING
 
 from ...errors import CanonError
 from .hits import Answer, Hit, Provider
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["ENDPOINT", "Google"]
 
@@ -39,9 +43,13 @@ class Google(Provider):
         return f"google:{self.cx}"
 
     def request(self, query: str, count: int) -> httpx.Request:
+        import httpx
+
         num = str(max(1, min(count, 10)))
-        params = {"key": self.api_key, "cx": self.cx, "q": query, "num": num, "hl": "ru"}
-        return httpx.Request("GET", self.endpoint.rstrip("/") + "/customsearch/v1", params=params)
+        params = {"cx": self.cx, "q": query, "num": num, "hl": "ru"}
+        headers = {"X-goog-api-key": self.api_key}  # not in the URL, which logs may show
+        url = self.endpoint.rstrip("/") + "/customsearch/v1"
+        return httpx.Request("GET", url, params=params, headers=headers)
 
     def hits(self, answer: Answer) -> list[Hit]:
         if answer.status >= 400:

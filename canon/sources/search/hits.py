@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from ...errors import SearchError
 from ...records import record_dict
 from ..fetch import USER_AGENT, FetchOptions
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["MAX_ANSWER_BYTES", "Answer", "Hit", "Provider", "client_for"]
 
@@ -70,6 +71,8 @@ class Provider(ABC):
         return [h for h in found if h.url.lower().startswith(("http://", "https://"))][:count]
 
     def send(self, client: httpx.Client, request: httpx.Request) -> Answer:
+        import httpx
+
         try:
             response = client.send(request, stream=True)
             try:
@@ -111,5 +114,7 @@ class Provider(ABC):
 
 def client_for(options: FetchOptions) -> httpx.Client:
     """An HTTP client for provider requests: the fetch options' timeouts, no redirects."""
+    import httpx
+
     timeout = httpx.Timeout(options.read_timeout, connect=options.connect_timeout)
     return httpx.Client(timeout=timeout, follow_redirects=False, headers={"User-Agent": USER_AGENT})

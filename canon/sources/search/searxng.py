@@ -10,10 +10,12 @@ An instance answers 403 when the JSON format is not among the ``search.formats``
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import httpx
+from typing import TYPE_CHECKING
 
 from .hits import Answer, Hit, Provider
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["SearXNG"]
 
@@ -31,6 +33,8 @@ class SearXNG(Provider):
         return f"searxng:{self.url.rstrip('/')}"
 
     def request(self, query: str, count: int) -> httpx.Request:
+        import httpx
+
         params = {"q": query, "format": "json", "language": self.language, "pageno": "1"}
         return httpx.Request("GET", self.url.rstrip("/") + "/search", params=params)
 

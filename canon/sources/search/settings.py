@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import OptionError, SearchError
-from ..urls import parse_url
 from . import google, yandex
 from .google import Google
 from .hits import Provider
@@ -93,6 +92,8 @@ class _Settings:
 def _http_url(value: str, setting: str) -> str:
     if not value.lower().startswith(("http://", "https://")):
         raise OptionError(setting, f"must be an http(s):// address, got {value!r}", value=value)
+    from ..urls import parse_url
+
     parse_url(value)  # refuses what is no URL, in one line
     return value
 

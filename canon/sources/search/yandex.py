@@ -17,12 +17,13 @@ from __future__ import annotations
 import base64
 import binascii
 from dataclasses import dataclass, field
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from ...errors import CanonError
 from .hits import Answer, Hit, Provider
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["ENDPOINT", "Yandex"]
 
@@ -65,6 +66,8 @@ class Yandex(Provider):
             "folderId": self.folder_id,
             "responseFormat": "FORMAT_XML",
         }
+        import httpx
+
         headers = {"Authorization": f"Api-Key {self.api_key}"}
         url = self.endpoint.rstrip("/") + "/v2/web/search"
         return httpx.Request("POST", url, json=body, headers=headers)

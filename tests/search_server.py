@@ -15,8 +15,9 @@ No test may reach the internet, so this server speaks each provider's documented
   refusals as ``{"error": {"code", "message", "errors": [{"reason"}], "status"}}``.
 
 Each provider searches the pages this server serves (a phrase query finds the pages that
-hold the phrase) and also always returns the page that rewrites the draft, an unrelated page
-and a missing one (404), plus the copying page again under another form of its URL.
+hold the phrase) and also always returns the page that rewrites the draft, an unrelated page,
+a missing one (404) and one too short to compare, plus the copying page again under another
+form of its URL.
 """
 
 from __future__ import annotations
@@ -85,6 +86,7 @@ PAGES = {
     "/pages/copy.html": ("Как заваривать зелёный чай", [FILLER, COPIED]),
     "/pages/rewrite.html": ("Секреты заварки", [REWRITE, FILLER]),
     "/pages/garden.html": ("Томаты в открытом грунте", [UNRELATED]),
+    "/pages/short.html": ("Чай", ["Готов."]),  # fewer words than a shingle
 }
 MISSING = "/pages/gone.html"
 
@@ -94,7 +96,9 @@ class StandIn:
     """The running server: its base URL, what it was asked, and how it should answer.
 
     ``mode`` is ``ok``, or an error to answer every search with: ``quota``, ``rate``,
-    ``bad-key``, ``forbidden``, ``no-json`` (SearXNG without the JSON format), ``garbage``.
+    ``bad-key``, ``forbidden``, ``no-json`` (SearXNG without the JSON format), ``garbage``,
+    ``nothing`` and ``daily`` (Yandex's error codes 15 and 32), ``busy-once`` (one 429 with
+    ``Retry-After: 0``, then answers).
     """
 
     base: str = ""
@@ -120,6 +124,7 @@ class StandIn:
             (self.url("/pages/rewrite.html"), PAGES["/pages/rewrite.html"][0], ""),
             (self.url("/pages/garden.html"), PAGES["/pages/garden.html"][0], ""),
             (self.url(MISSING), "gone", ""),
+            (self.url("/pages/short.html"), "short", ""),
         ]
         return found + [e for e in extras if e[0] not in {f[0] for f in found}]
 
@@ -193,6 +198,13 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(404, b"{}")
 
     def _searxng(self, stand: StandIn, params: dict[str, str]) -> None:
+        if stand.mode == "busy-once":  # the limiter asks to wait, once
+            stand.mode = "ok"
+            self.send_response(429)
+            self.send_header("Retry-After", "0")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if stand.mode == "no-json" or params.get("format") != "json":
             return self._send(403, b"<h1>403 Forbidden</h1>", "text/html")
         if stand.mode == "rate":

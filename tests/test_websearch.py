@@ -180,9 +180,10 @@ def test_the_web_check_finds_the_planted_sources_with_their_fragments(
         "pages/rewrite.html": ("compared", None),
         "pages/garden.html": ("compared", None),
         "pages/gone.html": ("failed", "HTTP 404"),
+        "pages/short.html": ("failed", "has 2 canonical words under raw, fewer than k=4"),
     }
     assert stand.hits["/pages/copy.html"] == 1
-    assert found.summary() == f"{name}: {found.sent} queries sent, 3 pages compared, 1 failed"
+    assert found.summary() == f"{name}: {found.sent} queries sent, 3 pages compared, 2 failed"
 
 
 def test_the_web_verdict_is_the_index_verdict_over_the_same_pages(
@@ -264,7 +265,7 @@ def test_the_record_is_plain_data(stand: StandIn, tmp_path: Path) -> None:
     assert sources[0]["query"].startswith('"') and sources[0]["fragments"]
     web = data["web"]
     assert web["provider"] == "searxng" and web["pages_compared"] == 3
-    assert web["queries_sent"] == len(web["queries"]) and web["pages_failed"] == 1
+    assert web["queries_sent"] == len(web["queries"]) and web["pages_failed"] == 2
 
 
 # --------------------------------------------------------------------------- errors
@@ -296,6 +297,13 @@ def test_a_refusal_is_one_line_naming_the_provider_and_what_to_do(
     assert error.message.startswith(f"{name}: ") and said in error.message
     assert "\n" not in error.message
     assert YANDEX_KEY not in error.message and GOOGLE_KEY not in error.message
+
+
+def test_a_429_is_asked_once_more_after_retry_after(stand: StandIn, tmp_path: Path) -> None:
+    stand.mode = "busy-once"
+    found = web_check(DRAFT, _provider("searxng", stand, tmp_path), queries=2)
+    assert found.sent == 2 and stand.hits["/search"] == 3
+    assert found.compared == 3
 
 
 @pytest.mark.parametrize(
@@ -379,7 +387,7 @@ def test_canon_check_web_finds_the_planted_sources(stand: StandIn, tmp_path: Pat
     code, out, _ = _run(["check", str(draft), "--web", f"searxng:{stand.base}"], env)
     assert code == 0
     assert "copied 4" in out and stand.url("/pages/copy.html") in out
-    assert re.search(r"Web: searxng: \d queries sent, 3 pages compared, 1 failed", out)
+    assert re.search(r"Web: searxng: \d queries sent, 3 pages compared, 2 failed", out)
     assert f"not compared: {stand.url('/pages/gone.html')}: HTTP 404" in out
     assert f'{stand.url("/pages/rewrite.html")} ← "' in out
     before = len(stand.queries)

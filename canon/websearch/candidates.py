@@ -16,6 +16,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from ..errors import CanonError, FetchError
 from ..exclusion import Exclusion
 from ..records import record_dict
+from ..sources.client import Politeness
 from ..sources.collection import Item
 from ..sources.documents import Document, page_document
 from ..sources.fetch import FetchOptions
@@ -28,6 +29,7 @@ __all__ = ["Asked", "Found", "PageRecord", "ask_all", "fetch_pages", "normalized
 
 _TRACKING = frozenset({"yclid", "gclid", "fbclid", "_openstat", "ysclid", "from", "ref"})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+PER_HOST = 2  # pages of one site fetched at once, at most
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,8 @@ def fetch_pages(
     by_url = {f.url: f for f in found}
     documents: list[tuple[Found, Document]] = []
     failed: list[PageRecord] = []
-    for url, page in fetch_all([f.url for f in found], options):
+    politeness = Politeness(per_host=PER_HOST)
+    for url, page in fetch_all([f.url for f in found], options, politeness):
         where = by_url[url]
         if isinstance(page, FetchError):
             failed.append(PageRecord(url, where.query, "failed", _reason(page)))

@@ -189,10 +189,11 @@ def _against_pages(
 ) -> tuple[CheckResult, dict[str, PageRecord]]:
     """The draft checked against the pages' documents in a temporary index."""
     compared: dict[str, PageRecord] = {}
+    queries = {found.url: found for found, _ in documents}
     with tempfile.TemporaryDirectory(prefix="canon-web-") as folder:
-        queries = {found.url: found for found, _ in documents}
 
         def refuse(url: str, reason: str) -> None:
+            reason = reason.removeprefix(f"{url}: ")
             failed.append(PageRecord(url, queries[url].query, "failed", reason))
 
         with _web_index(Path(folder), rules, documents, refuse) as index:

@@ -1,28 +1,32 @@
 """A provider's answer → :class:`Hit` records; the HTTP exchange every provider shares.
 
-A provider builds its request and reads its answer; :meth:`Provider.send` sends it with the
-fetch options' timeouts and turns what goes wrong on the way (no connection, a timeout, an
-answer too large) into one-line :class:`~canon.errors.SearchError` messages that name the
-provider and never its key.
+A provider builds its request and reads its answer; :meth:`Provider.search` sends it with the
+fetch options' timeouts, asks once more after a 429 or 503, and turns what goes wrong on the
+way (no connection, a timeout, an answer too large) into one-line
+:class:`~canon.errors.SearchError` messages that name the provider and never its key.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...errors import SearchError
 from ...records import record_dict
+from ..client import _retry_after
 from ..fetch import USER_AGENT, FetchOptions
 
 if TYPE_CHECKING:
     import httpx
 
-__all__ = ["MAX_ANSWER_BYTES", "Answer", "Hit", "Provider", "client_for"]
+__all__ = ["MAX_ANSWER_BYTES", "MAX_RETRY_WAIT", "Answer", "Hit", "Provider", "client_for"]
 
 MAX_ANSWER_BYTES = 5_000_000  # a search answer larger than this is refused
+MAX_RETRY_WAIT = 10.0  # seconds waited at most before asking again after a 429 or 503
+_RETRIED = frozenset({429, 503})
 
 
 @dataclass(frozen=True)
@@ -66,8 +70,15 @@ class Provider(ABC):
         """The results of an answer, or a SearchError saying why there are none."""
 
     def search(self, client: httpx.Client, query: str, count: int) -> list[Hit]:
-        """The top ``count`` results of ``query`` (fewer when the engine finds fewer)."""
-        found = self.hits(self.send(client, self.request(query, count)))
+        """The top ``count`` results of ``query`` (fewer when the engine finds fewer).  An
+        answer of 429 or 503 is asked once more, after what ``Retry-After`` says (at most
+        :data:`MAX_RETRY_WAIT` seconds) or a second."""
+        answer = self.send(client, self.request(query, count))
+        if answer.status in _RETRIED:
+            wait = _retry_after(answer.headers.get("retry-after", ""), 1.0, MAX_RETRY_WAIT)
+            time.sleep(wait)
+            answer = self.send(client, self.request(query, count))
+        found = self.hits(answer)
         return [h for h in found if h.url.lower().startswith(("http://", "https://"))][:count]
 
     def send(self, client: httpx.Client, request: httpx.Request) -> Answer:

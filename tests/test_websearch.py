@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,6 +39,7 @@ from canon.index.store import Index
 from canon.sources.fetch import FetchOptions
 from canon.uniqueness import CheckResult, check
 from canon.websearch import (
+    MAX_BUDGET,
     MAX_PAGES,
     WebCheck,
     WebSource,
@@ -132,8 +134,17 @@ def test_the_rarest_words_make_the_query() -> None:
 
 
 def test_a_bad_budget_is_refused_naming_the_setting() -> None:
-    with pytest.raises(OptionError, match=r"^queries "):
-        pick_queries(DRAFT, 0)
+    for budget in (0, MAX_BUDGET + 1):
+        with pytest.raises(OptionError, match=r"^queries "):
+            pick_queries(DRAFT, budget)
+
+
+def test_query_selection_is_bounded_in_time() -> None:
+    text = " ".join([COPIED, REWRITTEN, OWN] * 300)  # 200,000 characters, every phrase 300 times
+    started = time.perf_counter()
+    queries = pick_queries(text, MAX_BUDGET)
+    assert time.perf_counter() - started < 20
+    assert len(queries) <= MAX_BUDGET and len({q.text for q in queries}) == len(queries)
 
 
 def test_urls_are_deduplicated_by_their_normal_form() -> None:

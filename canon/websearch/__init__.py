@@ -9,11 +9,12 @@ asks the provider and fetches the pages, :mod:`.run` checks the draft against th
 
 from ..sources.search import PROVIDERS, Hit, Provider, provider_of
 from .candidates import Asked, PageRecord, normalized_url
-from .queries import Query, default_budget, pick_queries
+from .queries import MAX_BUDGET, Query, default_budget, pick_queries
 from .result import WebCheck, WebSource
 from .run import MAX_PAGES, RESULTS_PER_QUERY, web_check
 
 __all__ = [
+    "MAX_BUDGET",
     "MAX_PAGES",
     "PROVIDERS",
     "RESULTS_PER_QUERY",

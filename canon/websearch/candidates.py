@@ -25,7 +25,16 @@ from ..sources.search.cache import QueryCache
 from ..sources.search.hits import Hit, Provider, client_for
 from .queries import Query
 
-__all__ = ["Asked", "Found", "PageRecord", "ask_all", "fetch_pages", "normalized_url"]
+__all__ = [
+    "Asked",
+    "Found",
+    "PageRecord",
+    "ask_all",
+    "candidates",
+    "fetch_pages",
+    "items_of",
+    "normalized_url",
+]
 
 _TRACKING = frozenset({"yclid", "gclid", "fbclid", "_openstat", "ysclid", "from", "ref"})
 _DEFAULT_PORTS = {"http": 80, "https": 443}

@@ -24,6 +24,7 @@ from ..text.sentences import sentence_spans
 
 __all__ = [
     "CHARS_PER_QUERY",
+    "MAX_BUDGET",
     "MAX_QUERIES",
     "PHRASE_WORDS",
     "Query",
@@ -35,6 +36,7 @@ PHRASE_WORDS = 6  # content words in a phrase (stop words between them come alon
 MIN_WORDS = 4  # a shorter sentence is sent whole only if it has at least this many
 CHARS_PER_QUERY = 300  # one query per this many characters of the draft, by default
 MAX_QUERIES = 20  # ... and never more than this many by default
+MAX_BUDGET = 200  # the most queries one check may ask for
 MAX_PHRASE_CHARS = 300  # a phrase longer than this (long words) is cut at a word
 _QUOTES = str.maketrans({c: " " for c in "\"«»„“”‟‘’‚‛'`"})
 
@@ -113,17 +115,20 @@ def pick_queries(text: str, budget: int | None = None) -> tuple[Query, ...]:
     spread over it, in text order, each phrase once."""
     if budget is None:
         budget = default_budget(text)
-    if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
-        raise OptionError("queries", f"must be a whole number of queries, 1 or more, got {budget}",
-                          value=budget)  # fmt: skip
-    runs = _runs(text)
-    best = sorted(runs, key=lambda r: (-r.rarity, r.start))
+    if not isinstance(budget, int) or isinstance(budget, bool) or not 1 <= budget <= MAX_BUDGET:
+        raise OptionError(
+            "queries", f"must be a whole number of queries from 1 to {MAX_BUDGET}, got {budget}",
+            value=budget,
+        )  # fmt: skip
+    best = sorted(_runs(text), key=lambda r: (-r.rarity, r.start))
     stretch = len(text) / budget
+    slots: dict[int, list[Query]] = {}
+    for run in best:  # each stretch's runs, the rarest first
+        slots.setdefault(min(budget - 1, int(run.start // stretch)), []).append(run)
     chosen: list[Query] = []
     for slot in range(budget):
-        low, high = slot * stretch, (slot + 1) * stretch
-        for run in best:
-            if low <= run.start < high and not _taken(run, chosen):
+        for run in slots.get(slot, ()):
+            if not _taken(run, chosen):
                 chosen.append(run)
                 break
     for run in best:

@@ -98,9 +98,10 @@ def _with_queries(result: CheckResult, found: dict[str, str], web_names: bool) -
     return replace(result, profiles=profiles)
 
 
-def _nothing_found(text: str, name: str) -> CheckResult:
+def _nothing_found(text: str, name: str, skip_quotes: bool) -> CheckResult:
     verdict = verdict_of(
         text, copied=(), rewritten=(), name=name,
+        left_out=quoted_ranges(text) if skip_quotes else (),
         formula="no page found by the queries could be compared: nothing is borrowed",
     )  # fmt: skip
     return CheckResult(text, (), verdict)
@@ -204,7 +205,7 @@ def _against_pages(
                         found.url, found.query, "compared", None, doc.fetched, doc.cached
                     )
             if not compared:
-                return _nothing_found(text, shared["name"]), compared
+                return _nothing_found(text, shared["name"], shared["skip_quotes"]), compared
             return check(text, index, common=None, **shared), compared
 
 

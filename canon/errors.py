@@ -177,7 +177,7 @@ class SearchError(CanonError):
 
     ``provider`` names the provider (``searxng``, ``yandex``, ``google``); ``reason`` is one of
     ``not-configured``, ``unreachable``, ``bad-key``, ``quota``, ``rate-limit``, ``refused``,
-    ``bad-answer``, ``unknown-provider``.  Messages never hold a key.
+    ``bad-answer``.  Messages never hold a key.
     """
 
     def __init__(self, provider: str, message: str, *, reason: str) -> None:

@@ -9,6 +9,7 @@ The stages, their rooms and their types::
         ┌───────────────────────────────────────────────────────────────┘
         ├─► comparison.py: compare, compare_table ──► Comparison, Table   (two texts)
         ├─► uniqueness.py: check(text, Index) ─────► CheckResult         (a draft vs an index)
+        ├─► websearch/: web_check(text, provider) ─► WebCheck            (a draft vs the web)
         │     attribution.py (sources ↔ fragments), verdict.py (copied, rewritten, unique)
         └─► sketch.py, lsh.py ─► dedup/: dedup_corpus ─► DedupResult      (a corpus)
               audit/: audit_site (crawl, findings, CSV/XLSX/HTML) ─► AuditResult (a site)
@@ -33,6 +34,7 @@ from .errors import (
     OptionError,
     OutputError,
     ProfileError,
+    SearchError,
     TextTooShort,
 )
 from .index.ingest import AddReport, add_sources
@@ -48,6 +50,7 @@ from .textstats import TextStats
 from .textstats import text_stats as stats
 from .uniqueness import CheckResult, SourceMatch, check
 from .verdict import Verdict
+from .websearch import WebCheck, WebSource, provider_of, web_check
 
 __version__ = "0.1.0"
 
@@ -75,6 +78,7 @@ __all__ = [
     "OutputError",
     "Profile",
     "ProfileError",
+    "SearchError",
     "SourceMatch",
     "Table",
     "TextStats",
@@ -82,6 +86,8 @@ __all__ = [
     "TooShort",
     "Trick",
     "Verdict",
+    "WebCheck",
+    "WebSource",
     "__version__",
     "add_sources",
     "audit_site",
@@ -91,9 +97,11 @@ __all__ = [
     "compare_sets",
     "compare_table",
     "get_profile",
+    "provider_of",
     "read_source",
     "shingle_hashes",
     "shingles",
     "stats",
     "token_hashes",
+    "web_check",
 ]

@@ -12,6 +12,7 @@
     ├── TextTooShort (ValueError)   fewer canonical words than k       .words, .k, .side
     │   └── EmptyText               no word at all (statistics need k = 1)
     ├── IndexFileError              an index file cannot be used       .path, .reason
+    ├── SearchError                 a search provider cannot answer    .provider, .reason
     ├── OutputError                 a report or result cannot be written  .path
     └── MissingResource             an optional package is not installed  .package
 
@@ -38,6 +39,7 @@ __all__ = [
     "Outcome",
     "OutputError",
     "ProfileError",
+    "SearchError",
     "TextTooShort",
 ]
 
@@ -167,6 +169,20 @@ class IndexFileError(CanonError):
     def __init__(self, message: str, *, path: object = None, reason: str | None = None) -> None:
         super().__init__(message, reason=reason)
         self.path = path
+
+
+class SearchError(CanonError):
+    """A web search provider cannot be used or did not answer: not configured, unreachable,
+    the key refused, the quota spent, the rate limited, an answer not in its format.
+
+    ``provider`` names the provider (``searxng``, ``yandex``, ``google``); ``reason`` is one of
+    ``not-configured``, ``unreachable``, ``bad-key``, ``quota``, ``rate-limit``, ``refused``,
+    ``bad-answer``.  Messages never hold a key.
+    """
+
+    def __init__(self, provider: str, message: str, *, reason: str) -> None:
+        super().__init__(f"{provider}: {message}", reason=reason)
+        self.provider = provider
 
 
 class OutputError(CanonError):

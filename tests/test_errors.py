@@ -28,6 +28,7 @@ from canon.errors import (
     Outcome,
     OutputError,
     ProfileError,
+    SearchError,
     TextTooShort,
 )
 from canon.web.service import FieldError, field_error
@@ -74,6 +75,7 @@ EXAMPLES: dict[str, Callable[[], CanonError]] = {
     "EmptyText": lambda: EmptyText("draft"),
     "IndexFileError": lambda: IndexFileError("c.db: not an index", path="c.db", reason="x"),
     "OutputError": lambda: OutputError("out.html", "cannot write: disk full"),
+    "SearchError": lambda: SearchError("google", "the daily quota is spent", reason="quota"),
     "MissingResource": lambda: MissingResource("install dask", package="dask"),
 }
 

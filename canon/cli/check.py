@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +13,11 @@ import click
 from ..errors import Outcome
 from ..index.store import Index
 from ..rewrites import THRESHOLD
-from ..sources.documents import Document
+from ..sources.documents import Document, read_source
 from ..uniqueness import CheckResult, check
+from ..websearch import WebCheck, WebSource, provider_of, web_check
 from . import cli
-from .options import read_all, source_options
+from .options import fetch_options, source_options
 
 __all__ = ["check_command"]
 
@@ -26,8 +28,23 @@ __all__ = ["check_command"]
     "--index",
     "db",
     type=click.Path(path_type=Path),
-    required=True,
-    help="The index to check against.",
+    default=None,
+    help="The index to check against (with --web, as well as the web).",
+)
+@click.option(
+    "--web",
+    "web",
+    metavar="PROVIDER",
+    default=None,
+    help="Also check against the web: searxng:URL, searxng, yandex or google (keys from "
+    "the environment or the config file, never from the command line).",
+)
+@click.option(
+    "--queries",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="With --web, send at most N phrase queries (default: one per 300 characters, at most 20).",
 )
 @click.option(
     "-p",
@@ -117,7 +134,9 @@ __all__ = ["check_command"]
 @source_options
 def check_command(
     drafts: tuple[str, ...],
-    db: Path,
+    db: Path | None,
+    web: str | None,
+    queries: int | None,
     profile_names: tuple[str, ...],
     exclude: tuple[str, ...],
     skip_quotes: bool,
@@ -134,25 +153,31 @@ def check_command(
     html_path: Path | None,
     **opts: Any,
 ) -> None:
-    """How much of each DRAFT already exists in the index: uniqueness, sources, fragments."""
-    docs = read_all(drafts, opts)
+    """How much of each DRAFT already exists in the index or on the web: uniqueness,
+    sources, fragments."""
+    if db is None and web is None:
+        raise click.UsageError("give --index INDEX, --web PROVIDER or both")
+    provider = provider_of(web) if web is not None else None
+    options, whole_page = fetch_options(opts)
+    docs = [read_source(d, whole_page=whole_page, fetch_options=options) for d in drafts]
+    shared: dict[str, Any] = dict(
+        profiles=profile_names or None, exclude=exclude, skip_quotes=skip_quotes, top=top,
+        common=common, min_shared=min_shared,
+        sentence_threshold=None if no_sentences else sentence_threshold,
+    )  # fmt: skip
     below = False
-    with Index(db, readonly=True) as index:
+    with Index(db, readonly=True) if db is not None else nullcontext() as index:
         for number, doc in enumerate(docs, 1):
-            result = check(
-                doc.text,
-                index,
-                profiles=profile_names or None,
-                exclude=exclude,
-                skip_quotes=skip_quotes,
-                top=top,
-                similar=similar,
-                common=common,
-                min_shared=min_shared,
-                sentence_threshold=None if no_sentences else sentence_threshold,
-                name=doc.source,
-            )
-            _print(result, doc, as_json, details, source_number)
+            found = None
+            if provider is not None:
+                found = web_check(
+                    doc.text, provider, index=index, queries=queries, similar=similar,
+                    fetch_options=options, name=doc.source, **shared,
+                )  # fmt: skip
+                result = found.result
+            else:
+                result = check(doc.text, index, similar=similar, name=doc.source, **shared)
+            _print(result, doc, as_json, details, source_number, found)
             if html_path:
                 _write_html(result, doc, html_path, number)
             assert result.verdict is not None
@@ -163,14 +188,26 @@ def check_command(
 
 
 def _print(
-    result: CheckResult, doc: Document, as_json: bool, details: bool, source: int | None
+    result: CheckResult,
+    doc: Document,
+    as_json: bool,
+    details: bool,
+    source: int | None,
+    found: WebCheck | None = None,
 ) -> None:
     if as_json:
-        click.echo(json.dumps({"draft": doc.to_dict(), **result.to_dict()}, ensure_ascii=False))
-    else:
-        from .. import report
+        data = found.to_dict() if found is not None else result.to_dict()
+        click.echo(json.dumps({"draft": doc.to_dict(), **data}, ensure_ascii=False))
+        return
+    from .. import report
 
-        report.print_check(result, doc, details=details, source=source)
+    report.print_check(result, doc, details=details, source=source)
+    if found is not None:
+        click.echo(f"Web: {found.summary()}.")
+        for url, query in _found_by(result):
+            click.echo(f"  {url} ← {query}")
+        for page in found.failed:
+            click.echo(f"  not compared: {page.url}: {page.reason}")
 
 
 def _write_html(result: CheckResult, doc: Document, path: Path, number: int) -> None:
@@ -178,3 +215,14 @@ def _write_html(result: CheckResult, doc: Document, path: Path, number: int) -> 
 
     target = path if number == 1 else path.with_stem(f"{path.stem}-{number}")
     write_html(target, check_html(result, doc))
+
+
+def _found_by(result: CheckResult) -> list[tuple[str, str]]:
+    """Each web source listed, once, with the query that found it."""
+    found = {
+        m.source: m.query
+        for p in result.profiles
+        for m in p.sources
+        if isinstance(m, WebSource) and m.query is not None
+    }
+    return list(found.items())

@@ -25,6 +25,7 @@ from .service import (
     read_text,
     read_upload,
     text_statistics,
+    web_check_draft,
 )
 from .settings import ServerSettings
 
@@ -77,8 +78,11 @@ def compare_json(
 
 
 def check_json(settings: ServerSettings, draft: Side, options: dict[str, Any]) -> dict[str, Any]:
-    """``/api/check``: a draft against the server's index."""
+    """``/api/check``: a draft against the server's index (or the web, or both)."""
     document = _document(draft, settings)
+    if "web" in options:
+        found = web_check_draft(settings, document, **options)
+        return {"draft": document.to_dict(), **found.to_dict()}
     result = check_draft(
         need_index(settings), document, writable=settings.allow_index_writes, **options
     )

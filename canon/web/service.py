@@ -9,13 +9,21 @@ from pathlib import Path
 from typing import Any
 
 from ..comparison import Table, compare_table
-from ..errors import CanonError, IndexFileError, OptionError, ProfileError, TextTooShort
+from ..errors import (
+    CanonError,
+    IndexFileError,
+    OptionError,
+    ProfileError,
+    SearchError,
+    TextTooShort,
+)
 from ..index.store import Index, IndexStats
 from ..rewrites import THRESHOLD
 from ..sources.documents import Document, page_document, read_source
 from ..sources.fetch import FetchOptions, Page, fetch, is_url
 from ..textstats import TextStats, text_stats
 from ..uniqueness import CheckResult, check
+from ..websearch import WebCheck, provider_of, web_check
 
 __all__ = [
     "UPLOAD_SUFFIXES",
@@ -31,6 +39,7 @@ __all__ = [
     "read_upload",
     "text_statistics",
     "url_of",
+    "web_check_draft",
 ]
 
 UPLOAD_SUFFIXES = (".txt", ".html", ".htm", ".docx")
@@ -74,6 +83,8 @@ def field_error(exc: CanonError, field: str | None) -> FieldError:
         field = exc.side if exc.side in ("first", "second", "draft") else field
     elif isinstance(exc, IndexFileError):
         field, status = None, 503  # the server's own index: nothing the request can change
+    elif isinstance(exc, SearchError):  # the provider: its configuration here, or its answer
+        field, status = "web", 400 if exc.reason == "not-configured" else 502
     message = exc.message
     source = getattr(exc, "source", None)
     if source and field and message.startswith(f"{source}:"):
@@ -201,3 +212,38 @@ def index_stats(index: Path) -> IndexStats:
     except CanonError as exc:
         error = field_error(exc, None)
         raise FieldError(error.message, None, 500) from exc
+
+
+def web_check_draft(
+    settings: Any,
+    draft: Document,
+    *,
+    web: str,
+    queries: int | None = None,
+    **options: Any,
+) -> WebCheck:
+    """``web_check`` of a draft through a provider of the server's own configuration (a name
+    only: an address given in a request is refused), against the server's index too when it
+    has one; pages are fetched under the server's rules (private addresses, size, time)."""
+    if ":" in web:
+        raise FieldError(
+            "web: give searxng, yandex or google; this server's configuration holds their "
+            "addresses and keys",
+            "web",
+            400,
+        )
+    fetching = FetchOptions(
+        allow_private=settings.allow_private,
+        max_bytes=settings.max_body,
+        deadline=settings.fetch_deadline,
+    )
+    try:
+        provider = provider_of(web)
+        if settings.index is None:
+            return web_check(draft.text, provider, queries=queries, fetch_options=fetching,
+                             **options)  # fmt: skip
+        with Index(Path(settings.index), readonly=not settings.allow_index_writes) as opened:
+            return web_check(draft.text, provider, index=opened, queries=queries,
+                             fetch_options=fetching, **options)  # fmt: skip
+    except CanonError as exc:
+        raise field_error(exc, "draft") from exc

@@ -43,6 +43,15 @@ class CheckBody(BaseModel):
     sentence_threshold: float | None = Field(
         THRESHOLD, gt=0, le=1, description="Score of a rewritten sentence; null: no sentences."
     )
+    web: str | None = Field(
+        None,
+        max_length=200,
+        description="Also check against the web through this provider of the server's "
+        "configuration: searxng, yandex or google (with the index too, if the server has one).",
+    )
+    queries: int | None = Field(
+        None, ge=1, le=100, description="With web: phrase queries sent at most."
+    )
 
 
 class StatsBody(BaseModel):
@@ -71,8 +80,9 @@ async def api_compare(body: CompareBody, request: Request) -> dict[str, Any]:
 
 @router.post("/api/check")
 async def api_check(body: CheckBody, request: Request, settings: Settings) -> dict[str, Any]:
-    need_index(settings)
-    options = {
+    if body.web is None:
+        need_index(settings)
+    options: dict[str, Any] = {
         "exclude": body.exclude,
         "skip_quotes": body.skip_quotes,
         "top": body.top,
@@ -81,6 +91,8 @@ async def api_check(body: CheckBody, request: Request, settings: Settings) -> di
         "common": body.common,
         "sentence_threshold": body.sentence_threshold,
     }
+    if body.web is not None:
+        options |= {"web": body.web, "queries": body.queries}
     draft = await side_of(request, "draft", body.draft)
     return await in_worker(request, jobs.check_json, draft, options)
 

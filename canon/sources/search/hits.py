@@ -1,0 +1,131 @@
+"""A provider's answer → :class:`Hit` records; the HTTP exchange every provider shares.
+
+A provider builds its request and reads its answer; :meth:`Provider.search` sends it with the
+fetch options' timeouts, asks once more after a 429 or 503, and turns what goes wrong on the
+way (no connection, a timeout, an answer too large) into one-line
+:class:`~canon.errors.SearchError` messages that name the provider and never its key.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...errors import SearchError
+from ...records import record_dict
+from ..client import _retry_after
+from ..fetch import USER_AGENT, FetchOptions
+
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = ["MAX_ANSWER_BYTES", "MAX_RETRY_WAIT", "Answer", "Hit", "Provider", "client_for"]
+
+MAX_ANSWER_BYTES = 5_000_000  # a search answer larger than this is refused
+MAX_RETRY_WAIT = 10.0  # seconds waited at most before asking again after a 429 or 503
+_RETRIED = frozenset({429, 503})
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result: the page's URL, its title and snippet as the provider gave them."""
+
+    url: str
+    title: str = ""
+    snippet: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return record_dict(self)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A provider's HTTP answer: its status, headers and (decoded) body."""
+
+    status: int
+    headers: httpx.Headers
+    body: bytes = b""
+
+
+class Provider(ABC):
+    """A search engine reached over HTTP.  ``name`` names it in messages; ``identity`` tells
+    apart the caches of two configurations of it (an instance's URL, a folder, an engine id)
+    and holds no secret."""
+
+    name: str = ""
+
+    @property
+    @abstractmethod
+    def identity(self) -> str: ...
+
+    @abstractmethod
+    def request(self, query: str, count: int) -> httpx.Request:
+        """The HTTP request that asks for the top ``count`` results of ``query``."""
+
+    @abstractmethod
+    def hits(self, answer: Answer) -> list[Hit]:
+        """The results of an answer, or a SearchError saying why there are none."""
+
+    def search(self, client: httpx.Client, query: str, count: int) -> list[Hit]:
+        """The top ``count`` results of ``query`` (fewer when the engine finds fewer).  An
+        answer of 429 or 503 is asked once more, after what ``Retry-After`` says (at most
+        :data:`MAX_RETRY_WAIT` seconds) or a second."""
+        answer = self.send(client, self.request(query, count))
+        if answer.status in _RETRIED:
+            wait = _retry_after(answer.headers.get("retry-after", ""), 1.0, MAX_RETRY_WAIT)
+            time.sleep(wait)
+            answer = self.send(client, self.request(query, count))
+        found = self.hits(answer)
+        return [h for h in found if h.url.lower().startswith(("http://", "https://"))][:count]
+
+    def send(self, client: httpx.Client, request: httpx.Request) -> Answer:
+        import httpx
+
+        try:
+            response = client.send(request, stream=True)
+            try:
+                body = bytearray()
+                for chunk in response.iter_bytes():
+                    body += chunk
+                    if len(body) > MAX_ANSWER_BYTES:
+                        raise self.error(
+                            f"the answer is over {MAX_ANSWER_BYTES:,} bytes; "
+                            "check that the endpoint is the provider's",
+                            "bad-answer",
+                        )
+            finally:
+                response.close()
+        except httpx.TimeoutException:
+            raise self.error(
+                "no answer in time; check that it runs, or allow more time", "unreachable"
+            ) from None
+        except httpx.HTTPError as exc:
+            raise self.error(
+                f"cannot be reached ({type(exc).__name__}); check its address and that it runs",
+                "unreachable",
+            ) from None
+        return Answer(response.status_code, response.headers, bytes(body))
+
+    def error(self, message: str, reason: str) -> SearchError:
+        return SearchError(self.name, message, reason=reason)
+
+    def json_of(self, answer: Answer) -> Any:
+        try:
+            return json.loads(answer.body)
+        except ValueError:
+            raise self.error(
+                f"answered HTTP {answer.status} with something that is not JSON; "
+                "check that the address is the provider's API",
+                "bad-answer",
+            ) from None
+
+
+def client_for(options: FetchOptions) -> httpx.Client:
+    """An HTTP client for provider requests: the fetch options' timeouts, no redirects."""
+    import httpx
+
+    timeout = httpx.Timeout(options.read_timeout, connect=options.connect_timeout)
+    return httpx.Client(timeout=timeout, follow_redirects=False, headers={"User-Agent": USER_AGENT})

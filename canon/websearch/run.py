@@ -1,0 +1,219 @@
+"""A draft and a search provider → a :class:`~.result.WebCheck`: queries, pages, one verdict.
+
+The draft's phrases (:mod:`.queries`) are searched, the pages found fetched and extracted
+(:mod:`.candidates`), and put into a temporary index under the same rules (the given index's
+own profiles, k and step, or ``raw`` and ``lemma`` with k=4); the draft is then checked
+against it with :func:`canon.uniqueness.check`, so the verdict, sources and fragments are
+those of an index check, each source being a page's URL with the query that found it.
+
+With an ``index`` as well, the draft is checked against each, and the verdict is taken over
+both: a character is copied when either set of sources holds it word for word, rewritten
+when either holds it only after canonicalization (or in a rewritten sentence) and it is not
+copied.  The per-profile shingle figures stay those of each set (the web's profiles are
+named ``PROFILE (web)``).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from ..canonical import Fragment
+from ..errors import OptionError
+from ..exclusion import Exclusion
+from ..index.ingest import DEFAULT_K, DEFAULT_PROFILES
+from ..index.prepare import prepare_all
+from ..index.rules import profile_of
+from ..index.store import Index
+from ..index.writes import Prepared
+from ..profile import Profile, get_profile
+from ..rewrites import THRESHOLD
+from ..sources.documents import Document
+from ..sources.fetch import FetchOptions
+from ..sources.search.cache import QueryCache
+from ..sources.search.hits import Provider
+from ..text.quotes import quoted_ranges
+from ..uniqueness import CheckResult, ProfileCheck, check
+from ..verdict import verdict_of
+from .candidates import Found, PageRecord, ask_all, candidates, fetch_pages, items_of
+from .queries import pick_queries
+from .result import WebCheck, WebSource
+
+__all__ = ["MAX_PAGES", "RESULTS_PER_QUERY", "web_check"]
+
+RESULTS_PER_QUERY = 5  # the top results of each query that are compared
+MAX_PAGES = 50  # pages compared at most in one check
+
+
+@dataclass(frozen=True)
+class _Rules:
+    profiles: tuple[Profile, ...]
+    k: int
+    step: int
+
+
+def _rules_of(index: Index | None, names: Sequence[str] | None) -> _Rules:
+    if index is None:
+        chosen = [get_profile(n) for n in (names or DEFAULT_PROFILES)]
+        return _Rules(tuple(chosen), DEFAULT_K, 1)
+    built = [p for p in index.profiles() if not names or p.name in names]
+    if not built:  # an empty index, or no profile of that name: the index check says so
+        return _Rules(tuple(get_profile(n) for n in DEFAULT_PROFILES), DEFAULT_K, 1)
+    return _Rules(tuple(profile_of(p) for p in built), built[0].k, built[0].step)
+
+
+Pages = Sequence[tuple[Found, Document]]
+
+
+def _web_index(
+    folder: Path, rules: _Rules, documents: Pages, on_fail: Callable[[str, str], None]
+) -> Index:
+    """A new index in ``folder`` holding the pages' documents, under ``rules``."""
+    index = Index(folder / "web.canon", create=True)
+    indexed = index.use_profiles(list(rules.profiles), rules.k, rules.step)
+    titles = {doc.source: doc.title for _, doc in documents}
+    prepared: list[Prepared] = []
+    for done in prepare_all(items_of(documents), rules.profiles, k=rules.k, step=rules.step):
+        if isinstance(done, Prepared):
+            prepared.append(replace(done, title=titles.get(done.source)))
+        else:
+            on_fail(done.source, getattr(done, "reason", "unchanged"))  # too short, say
+    if prepared:
+        index.write_batch(prepared, indexed)
+    return index
+
+
+def _with_queries(result: CheckResult, found: dict[str, str], web_names: bool) -> CheckResult:
+    profiles = tuple(
+        replace(
+            p,
+            profile=f"{p.profile} (web)" if web_names else p.profile,
+            sources=tuple(WebSource.of(m, found.get(m.source)) for m in p.sources),
+        )
+        for p in result.profiles
+    )
+    return replace(result, profiles=profiles)
+
+
+def _nothing_found(text: str, name: str, skip_quotes: bool) -> CheckResult:
+    verdict = verdict_of(
+        text, copied=(), rewritten=(), name=name,
+        left_out=quoted_ranges(text) if skip_quotes else (),
+        formula="no page found by the queries could be compared: nothing is borrowed",
+    )  # fmt: skip
+    return CheckResult(text, (), verdict)
+
+
+def _merged(
+    text: str, ours: CheckResult, theirs: CheckResult, skip_quotes: bool, name: str
+) -> CheckResult:
+    """One verdict over the index's and the web's matches."""
+    checks: tuple[ProfileCheck, ...] = ours.profiles + theirs.profiles
+    rewrites = ours.rewrites + theirs.rewrites
+    copied = [f for p in checks if p.word_for_word for f in p.fragments]
+    rewritten = [f for p in checks if not p.word_for_word for f in p.fragments]
+    rewritten += [Fragment(r.start, r.end) for r in rewrites]
+    left_out: list[Fragment | tuple[int, int]] = [f for p in checks for f in p.left_out]
+    if skip_quotes:
+        left_out += quoted_ranges(text)
+    assert ours.verdict is not None
+    formula = (
+        f"{ours.verdict.formula}; the same over the pages found on the web, a character "
+        "counting as copied or rewritten when either the index or the web holds it"
+    )
+    verdict = verdict_of(
+        text, copied=copied, rewritten=rewritten, left_out=left_out, formula=formula, name=name
+    )
+    tricks = tuple(dict.fromkeys(ours.tricks + theirs.tricks))
+    return CheckResult(text, checks, verdict, tricks, rewrites, ours.texts | theirs.texts)
+
+
+def web_check(
+    text: str,
+    provider: Provider,
+    *,
+    index: Index | None = None,
+    queries: int | None = None,
+    results: int = RESULTS_PER_QUERY,
+    max_pages: int = MAX_PAGES,
+    fetch_options: FetchOptions | None = None,
+    profiles: Sequence[str] | None = None,
+    exclude: Sequence[str] = (),
+    skip_quotes: bool = False,
+    top: int = 10,
+    min_shared: int = 3,
+    common: int | None = 1000,
+    similar: float | None = None,
+    sentence_threshold: float | None = THRESHOLD,
+    name: str = "draft",
+) -> WebCheck:
+    """Check ``text`` against the web through ``provider``: at most ``queries`` phrase
+    queries (default: one per 300 characters, at most 20), the top ``results`` of each, at
+    most ``max_pages`` pages compared.  Queries and pages are cached in
+    ``fetch_options.cache_dir`` when it is set.  With ``index``, the draft is checked
+    against it too, and the verdict covers both (see the module's note).  The other options
+    are those of :func:`canon.uniqueness.check`; ``common`` and ``similar`` count only in the
+    index.
+    """
+    for option, value in (("results", results), ("max_pages", max_pages)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise OptionError(option, f"must be a whole number, 1 or more, got {value}",
+                              value=value)  # fmt: skip
+    options = fetch_options or FetchOptions()
+    exclusion = Exclusion(exclude)
+    chosen = pick_queries(text, queries)
+    cache = QueryCache(options.cache_dir) if options.cache_dir else None
+    asked, answers = ask_all(provider, chosen, results, options, cache)
+    found, excluded = candidates(answers, exclusion, max_pages)
+    documents, failed = fetch_pages(found, options)
+    shared: dict[str, Any] = dict(
+        exclude=exclude, skip_quotes=skip_quotes, top=top, min_shared=min_shared,
+        sentence_threshold=sentence_threshold, name=name,
+    )  # fmt: skip
+    ours = None
+    if index is not None:
+        ours = check(text, index, profiles=profiles, common=common, similar=similar, **shared)
+    theirs, compared = _against_pages(text, _rules_of(index, profiles), documents, failed, shared)
+    by_url = {f.url: f.query for f in found}
+    theirs = _with_queries(theirs, by_url, web_names=ours is not None)
+    result = theirs if ours is None else _merged(text, ours, theirs, skip_quotes, name)
+    pages = tuple(_ordered(found, compared, failed, excluded))
+    index_name = str(index.path) if index is not None else None
+    return WebCheck(result, provider.name, tuple(asked), pages, index_name)
+
+
+def _against_pages(
+    text: str, rules: _Rules, documents: Pages, failed: list[PageRecord], shared: dict[str, Any]
+) -> tuple[CheckResult, dict[str, PageRecord]]:
+    """The draft checked against the pages' documents in a temporary index."""
+    compared: dict[str, PageRecord] = {}
+    queries = {found.url: found for found, _ in documents}
+    with tempfile.TemporaryDirectory(prefix="canon-web-") as folder:
+
+        def refuse(url: str, reason: str) -> None:
+            reason = reason.removeprefix(f"{url}: ")
+            failed.append(PageRecord(url, queries[url].query, "failed", reason))
+
+        with _web_index(Path(folder), rules, documents, refuse) as index:
+            left = {r.url for r in failed}
+            for found, doc in documents:
+                if found.url not in left:
+                    compared[found.url] = PageRecord(
+                        found.url, found.query, "compared", None, doc.fetched, doc.cached
+                    )
+            if not compared:
+                return _nothing_found(text, shared["name"], shared["skip_quotes"]), compared
+            return check(text, index, common=None, **shared), compared
+
+
+def _ordered(
+    found: Sequence[Found],
+    compared: dict[str, PageRecord],
+    failed: Sequence[PageRecord],
+    excluded: Sequence[PageRecord],
+) -> list[PageRecord]:
+    by_url = {r.url: r for r in failed} | compared
+    return [by_url[f.url] for f in found if f.url in by_url] + list(excluded)

@@ -23,11 +23,12 @@ from ..canonical import canonicalize
 from ..errors import CanonError, InputError, TextTooShort
 from ..profile import Profile
 from ..sentences import SentenceSets, sentence_sets
-from ..shingle import keep_sampled, shingle_hashes
+from ..shingle import shingle_hashes, window_hashes
 from ..sources.collection import Failure, Item
 from ..sources.documents import Document, page_document, read_source
 from ..sources.extract import extract_html
 from ..sources.fetch import FetchOptions, Page, is_url
+from .rules import kept_windows
 from .schema import pack_text
 from .writes import Prepared
 
@@ -51,6 +52,7 @@ class _Job:
     known: dict[str, str]
     sample: int = 1
     store_text: bool = True
+    winnow: int = 1
 
 
 @dataclass(frozen=True)
@@ -110,12 +112,32 @@ class Shingled:
     tokens: tuple[str, ...]
 
 
+def _kept(
+    tokens: Sequence[str], k: int, step: int, sample: int, winnow: int
+) -> tuple[int, np.ndarray]:
+    """How many windows the tokens make, and the sorted distinct hashes the thinning keeps."""
+    if sample == 1 and winnow == 1:
+        hashes = shingle_hashes(tokens, k, step)
+        return len(hashes), hashes
+    windows = window_hashes(tokens, k, step)
+    return len(windows), np.unique(windows[kept_windows(windows, sample, winnow)])
+
+
 def shingle_profiles(
-    text: str, profiles: Sequence[Profile], k: int, source: str, *, step: int = 1, sample: int = 1
+    text: str,
+    profiles: Sequence[Profile],
+    k: int,
+    source: str,
+    *,
+    step: int = 1,
+    sample: int = 1,
+    winnow: int = 1,
 ) -> Shingled:
-    """Canonicalize ``text`` once per profile, hash its shingles and keep those the sampling
-    keeps; split its sentences under the profiles with morphology.  Raises
-    :class:`TextTooShort` (fewer than ``k`` words) or :class:`InputError` (none kept)."""
+    """Canonicalize ``text`` once per profile, hash its shingles and keep those the index's
+    thinning keeps (:func:`canon.index.rules.kept_windows`: mod-``sample`` sampling or
+    winnowing with window ``winnow``); split its sentences under the profiles with
+    morphology.  Raises :class:`TextTooShort` (fewer than ``k`` words) or
+    :class:`InputError` (none kept)."""
     shingles = {}
     sentences = {}
     first: tuple[str, ...] | None = None
@@ -123,8 +145,8 @@ def shingle_profiles(
         canonical = canonicalize(text, profile)
         tokens = canonical.tokens
         first = tuple(tokens) if first is None else first
-        everything = shingle_hashes(tokens, k, step)
-        if len(everything) == 0:
+        count, hashes = _kept(tokens, k, step, sample, winnow)
+        if count == 0:
             raise TextTooShort(
                 len(tokens),
                 k,
@@ -132,10 +154,9 @@ def shingle_profiles(
                 f"{source}: has {len(tokens)} canonical words under {profile.name}, "
                 f"fewer than k={k}",
             )
-        hashes = keep_sampled(everything, sample)
         if len(hashes) == 0:
             raise InputError(
-                f"{source}: none of its {len(everything)} shingles under "
+                f"{source}: none of its {count} shingles under "
                 f"{profile.name} is kept by 1/{sample} sampling",
                 source=source,
                 reason="sampling",
@@ -153,7 +174,13 @@ def _prepare_item(item: Item | _Fetched, job: _Job) -> Prepared | Failure | Skip
         if job.known.get(item.source) == digest:
             return Skipped(item.source)
         done = shingle_profiles(
-            doc.text, job.profiles, job.k, item.source, step=job.step, sample=job.sample
+            doc.text,
+            job.profiles,
+            job.k,
+            item.source,
+            step=job.step,
+            sample=job.sample,
+            winnow=job.winnow,
         )
         text = pack_text(doc.text) if job.store_text else None
         return Prepared(
@@ -189,6 +216,7 @@ def prepare_all(
     workers: int = 1,
     sample: int = 1,
     store_text: bool = True,
+    winnow: int = 1,
 ) -> Iterator[Prepared | Failure | Skipped]:
     """Read and canonicalize ``items``, in ``workers`` processes, yielding results in order.
 
@@ -204,6 +232,7 @@ def prepare_all(
         known or {},
         sample,
         store_text,
+        winnow,
     )
     ready = _fetched_first(items, job)
     if workers <= 1 or len(items) < 2 * workers:

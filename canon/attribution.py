@@ -72,6 +72,6 @@ def passages(text: str, indexed: IndexedProfile, shared: np.ndarray) -> tuple[Fr
     ``shared``: where the draft's fragments come from."""
     canonical = canonicalize(text, profile_of(indexed))
     hashes = window_hashes(canonical.tokens, indexed.k, indexed.step)
-    keep = hashes % np.uint64(indexed.sample) == 0
+    keep = indexed.kept(hashes)
     starts = windows_of(hashes, keep, shared) * indexed.step
     return canonical.fragments(starts, indexed.k)

@@ -217,7 +217,7 @@ def _draft(text: str, indexed: IndexedProfile, skip_quotes: bool, name: str) -> 
     hashes = window_hashes(canonical.tokens, k, step)
     if len(hashes) == 0:
         raise TextTooShort(len(canonical), k, name)
-    keep = hashes % np.uint64(indexed.sample) == 0
+    keep = indexed.kept(hashes)
     quoted = 0
     if skip_quotes:
         inside = _windows_in_quotes(canonical.spans, k, step, len(hashes), quoted_ranges(text))

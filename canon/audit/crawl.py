@@ -9,6 +9,12 @@ disallowed URL is recorded and never fetched.  A redirect is recorded for the UR
 its target read as a page of its own (once).  Results are written a batch at a time, documents
 first, by a thread of their own (:mod:`.writer`), so a crawl killed at any point resumes where
 it stopped, and fetching never waits for the disk.
+
+A page that makes its reading fail is recorded against that page (reason ``error``) and the
+crawl goes on; any other failure (a worker process that dies, the writer, the crawl's own
+steps) stops every task at once and is raised as one :class:`~canon.errors.CanonError` line,
+what was done being kept for a resume.  The crawl keeps at most ``settings.max_urls`` URLs:
+links met past that are counted, not followed.
 """
 
 from __future__ import annotations
@@ -17,9 +23,10 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from urllib.parse import urlsplit
 
-from ..errors import FetchError
+from ..errors import CanonError, FetchError
 from ..index.rules import IndexedProfile
 from ..sources.client import Fetched, Fetcher
 from ..sources.crawl.addresses import Scope, normalize
@@ -30,7 +37,9 @@ from .records import (
     HTML_TYPES,
     CrawlProgress,
     CrawlReport,
+    crawl_failure,
     is_sitemap,
+    one_line,
     page_row,
     read_row,
 )
@@ -76,6 +85,8 @@ class _Crawl:
         self.reading: set[asyncio.Task[None]] = set()
         self.slots = asyncio.Semaphore(2 * settings.workers + settings.politeness.concurrency)
         self.failure: BaseException | None = None
+        self.unfollowed = 0  # links met once the crawl held settings.max_urls URLs
+        self.stopped = asyncio.Event()  # set on the first failure of the crawl's own
 
     # ------------------------------------------------------------------ robots and seeds
 
@@ -114,12 +125,21 @@ class _Crawl:
             return
         if self.settings.max_depth is not None and q.depth > self.settings.max_depth:
             return
+        if self._full():
+            return
         self.known.add(q.url)
         self.batch.found.append(q)
         if await self._allowed(q.url):
             self.queue.put_nowait(q)
         else:
             self.batch.rows.append(page_row(q, None, reason="blocked"))
+
+    def _full(self) -> bool:
+        """Whether the crawl holds as many URLs as it may (the URL met is then counted)."""
+        if len(self.known) < self.settings.max_urls:
+            return False
+        self.unfollowed += 1
+        return True
 
     async def _sitemaps(self, first: Sequence[str]) -> None:
         assert self.fetcher is not None
@@ -168,9 +188,19 @@ class _Crawl:
             self.batch.rows.append(page_row(q, fetched, reason="not-html"))
             return
         loop = asyncio.get_running_loop()
-        read = await loop.run_in_executor(
-            self.executor, read_page, page.body, page.charset, q.url, self.how
-        )
+        try:
+            read = await loop.run_in_executor(
+                self.executor, read_page, page.body, page.charset, q.url, self.how
+            )
+        except BrokenProcessPool:
+            raise
+        except Exception as exc:  # the page's result could not come back: the page's failure
+            self.errors += 1
+            error = f"reading the page failed: {one_line(exc)}"
+            self.batch.rows.append(page_row(q, fetched, reason="error", error=error))
+            return
+        if read.failed:
+            self.errors += 1
         self.batch.rows.append(read_row(q, fetched, read))
         if read.document is not None:
             self.batch.docs.append(read.document)
@@ -184,7 +214,7 @@ class _Crawl:
         target = normalize(fetched.page.final_url)
         if target is None or target in self.known or not self.scope.on_site(target):
             return None
-        if not await self._allowed(target):
+        if not await self._allowed(target) or self._full():
             return None
         self.known.add(target)
         moved = Queued(target, q.depth, "redirect", q.url)
@@ -229,32 +259,47 @@ class _Crawl:
             )
 
     def _finished(self) -> None:
-        self.done += 1
-        self._flush()
-        self._progress()
-        self.queue.task_done()
+        try:
+            self.done += 1
+            self._flush()
+            self._progress()
+        finally:
+            self.queue.task_done()
+
+    def _fail(self, exc: BaseException) -> None:
+        """Stop the crawl: the first failure that is not one page's is raised by the crawl."""
+        if self.failure is None:
+            self.failure = exc
+        self.stopped.set()
 
     async def _worker(self) -> None:
-        """Fetch the next URL and go on to the one after while the worker processes read the
-        page (at most ``_reading_slots`` pages wait to be read, so memory stays bounded)."""
-        while True:
-            q = await self.queue.get()
-            if self.started >= self.settings.max_pages:
-                self.queue.task_done()
-                continue
-            self.started += 1
-            try:
-                visited = await self._visit(q)
-            except BaseException:
-                self.queue.task_done()
-                raise
-            if visited is None:
-                self._finished()
-                continue
-            await self.slots.acquire()
-            task = asyncio.create_task(self._finish(*visited))
-            self.reading.add(task)
-            task.add_done_callback(self._read_done)
+        """Take URLs from the queue until the crawl ends; a failure stops the whole crawl."""
+        try:
+            while True:
+                await self._take(await self.queue.get())
+        except Exception as exc:
+            self._fail(exc)
+
+    async def _take(self, q: Queued) -> None:
+        """Fetch ``q`` and hand the page to the worker processes, going on to the next URL
+        while they read it (at most ``slots`` pages wait to be read, so memory stays bounded).
+        The queue hears that ``q`` is done exactly once, whatever fails."""
+        if self.started >= self.settings.max_pages:
+            self.queue.task_done()
+            return
+        self.started += 1
+        try:
+            visited = await self._visit(q)
+        except BaseException:
+            self.queue.task_done()
+            raise
+        if visited is None:
+            self._finished()
+            return
+        await self.slots.acquire()
+        task = asyncio.create_task(self._finish(*visited))
+        self.reading.add(task)
+        task.add_done_callback(self._read_done)
 
     async def _finish(self, q: Queued, fetched: Fetched) -> None:
         try:
@@ -265,13 +310,30 @@ class _Crawl:
 
     def _read_done(self, task: asyncio.Task[None]) -> None:
         self.reading.discard(task)
-        if not task.cancelled() and task.exception() is not None and self.failure is None:
-            self.failure = task.exception()
+        if not task.cancelled() and task.exception() is not None:
+            self._fail(task.exception())  # type: ignore[arg-type]
 
     async def run(self) -> CrawlReport:
         with Writer(self.state.path, self.indexed) as writer:
             self.writer = writer
-            return await self._crawl()
+            try:
+                return await self._crawl()
+            except CanonError:
+                raise
+            except Exception as exc:
+                raise crawl_failure(exc) from exc
+
+    async def _until_done_or_failed(self) -> None:
+        """Until every queued URL is done, or the first failure."""
+        joined = asyncio.ensure_future(self.queue.join())
+        stopped = asyncio.ensure_future(self.stopped.wait())
+        try:
+            await asyncio.wait({joined, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            joined.cancel()
+            stopped.cancel()
+        if self.failure is not None:
+            raise self.failure
 
     async def _crawl(self) -> CrawlReport:
         async with Fetcher(self.settings.fetch, self.settings.politeness) as fetcher:
@@ -286,14 +348,12 @@ class _Crawl:
                 for _ in range(self.settings.politeness.concurrency)
             ]
             try:
-                await self.queue.join()
-                if self.failure is not None:
-                    raise self.failure
+                await self._until_done_or_failed()
             finally:
                 for task in workers + list(self.reading):
                     task.cancel()
                 await asyncio.gather(*workers, *self.reading, return_exceptions=True)
-                self._flush(force=True)
+                self._keep_what_is_done()
         assert self.writer is not None
         await asyncio.to_thread(self.writer.wait)
         left = len(self.state.pending())
@@ -303,7 +363,18 @@ class _Crawl:
             time.perf_counter() - self.begin,
             fetcher.most_in_flight,
             left,
+            self.unfollowed,
+            self.settings.max_urls,
         )
+
+    def _keep_what_is_done(self) -> None:
+        """Hand the last batch to the writer; after a failure, what cannot be written is lost
+        quietly (the crawl's own failure is the one to tell)."""
+        try:
+            self._flush(force=True)
+        except Exception:
+            if self.failure is None:
+                raise
 
 
 def crawl(

@@ -1,10 +1,12 @@
 """Findings → the files of an audit: ``pages.csv``, ``clusters.jsonl``, ``pages.xlsx``.
 
 ``pages.csv`` has one row per URL with the columns of :data:`~.analysis.COLUMNS`, in that
-order; ``clusters.jsonl`` one near-duplicate cluster a line; ``pages.xlsx`` (XlsxWriter) the
-same pages and clusters and one sheet per finding: exact duplicates, thin pages, contained
-pages, shared titles, H1s and descriptions, pages that are not indexable.  Each file is written
-to a temporary name and renamed, so a reader never sees half of one.
+order; a cell a spreadsheet would take for a formula (``=``, ``+``, ``-``, ``@``, a tab or a
+carriage return first) is prefixed with ``'``.  ``clusters.jsonl`` has one near-duplicate
+cluster a line; ``pages.xlsx`` (XlsxWriter) the same pages and clusters and one sheet per
+finding: exact duplicates, thin pages, contained pages, shared titles, H1s and descriptions,
+pages that are not indexable, text written as strings, never as formulas.  Each file is
+written to a temporary name and renamed, so a reader never sees half of one.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import IO, Any
 from ..errors import OutputError
 from .analysis import COLUMNS, Findings, PageFinding
 
-__all__ = ["SHEETS", "write_clusters", "write_csv", "write_xlsx"]
+__all__ = ["SHEETS", "inert", "write_clusters", "write_csv", "write_xlsx"]
 
 
 @contextmanager
@@ -53,12 +55,24 @@ def page_values(page: PageFinding) -> list[Any]:
     return values
 
 
+# A cell starting with one of these is a formula to a spreadsheet that opens the CSV.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(value: Any) -> Any:
+    """A CSV cell no spreadsheet runs: text that would start a formula gets a leading ``'``
+    (a page's title, H1 or URL is the site's text, not ours)."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def write_csv(path: Path, findings: Findings) -> None:
     with _replacing(path) as out:
         writer = csv.writer(out)
         writer.writerow(COLUMNS)
         for page in findings.pages:
-            writer.writerow(page_values(page))
+            writer.writerow([inert(v) for v in page_values(page)])
 
 
 def write_clusters(path: Path, findings: Findings) -> None:
@@ -122,6 +136,14 @@ def _to(cluster: Any, url: str) -> Any:
     return ""
 
 
+def _write(sheet: Any, row: int, column: int, value: Any) -> None:
+    """Text as a string cell, never a formula, whatever it starts with; numbers as numbers."""
+    if isinstance(value, str):
+        sheet.write_string(row, column, value)
+    else:
+        sheet.write(row, column, value)
+
+
 def write_xlsx(path: Path, findings: Findings) -> None:
     import xlsxwriter
 
@@ -133,7 +155,8 @@ def write_xlsx(path: Path, findings: Findings) -> None:
             sheet.write_row(0, 0, header, bold)
             rows = rows_of(findings)
             for number, row in enumerate(rows, 1):
-                sheet.write_row(number, 0, [_cell(v) for v in row])
+                for column, value in enumerate(row):
+                    _write(sheet, number, column, _cell(value))
             sheet.autofilter(0, 0, max(len(rows), 1), len(header) - 1)
             sheet.freeze_panes(1, 0)
             sheet.set_column(0, 0, 60)

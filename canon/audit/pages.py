@@ -13,17 +13,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..canonical import canonicalize
-from ..errors import CanonError
+from ..errors import CanonError, TextTooShort
+from ..index.prepare import shingle_profiles
 from ..index.schema import pack_text
 from ..index.writes import Prepared
 from ..profile import Profile
-from ..sentences import sentence_sets
-from ..shingle import shingle_hashes
 from ..sources.crawl.page import ContentArea, PageFacts, page_facts
 from ..sources.extract import decode_html
 from ..sources.limits import ReadLimits
 
-__all__ = ["Read", "Reading", "read_page", "words_of"]
+__all__ = ["Read", "Reading", "one_line", "read_page", "words_of"]
 
 
 @dataclass(frozen=True)
@@ -43,40 +42,52 @@ class Read:
     page_words: int
     canonical_hash: str | None
     document: Prepared | None  # None when the main text is shorter than k words
+    failed: bool = False  # reading the page raised: ``facts.error`` says what
 
 
 def words_of(text: str, profile: Profile) -> int:
     return len(canonicalize(text, profile)) if text else 0
 
 
+def _digest(tokens: tuple[str, ...]) -> str:
+    return hashlib.sha256("\x1f".join(tokens).encode("utf-8")).hexdigest()[:32]
+
+
 def _document(url: str, facts: PageFacts, reading: Reading) -> tuple[Prepared | None, str | None]:
     text = facts.main_text
     if not text:
         return None, None
-    shingles = {}
-    sentences = {}
-    digest = None
-    for profile in reading.profiles:
-        canonical = canonicalize(text, profile)
-        tokens = canonical.tokens
-        if digest is None:
-            digest = hashlib.sha256("\x1f".join(tokens).encode("utf-8")).hexdigest()[:32]
-        hashes = shingle_hashes(tokens, reading.k)
-        if len(hashes) == 0:
-            return None, digest
-        shingles[profile.fingerprint] = (len(tokens), hashes)
-        if profile.morphology != "none":
-            sentences[profile.fingerprint] = sentence_sets(canonical)
+    try:
+        done = shingle_profiles(text, reading.profiles, reading.k, url)
+    except TextTooShort:  # no document, but its words still make exact duplicates
+        return None, _digest(tuple(canonicalize(text, reading.profiles[0]).tokens))
     content = hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
     doc = Prepared(
-        url, facts.title, "trafilatura", len(text), content, url, shingles,
-        sentences=sentences, text=pack_text(text),
+        url, facts.title, "trafilatura", len(text), content, url, done.shingles,
+        sentences=done.sentences, text=pack_text(text),
     )  # fmt: skip
-    return doc, digest
+    return doc, _digest(done.tokens)
 
 
 def read_page(body: bytes, charset: str | None, url: str, reading: Reading) -> Read:
-    """Read the page ``url`` answered with ``body``; an unreadable page gives empty facts."""
+    """Read the page ``url`` answered with ``body``; an unreadable page gives empty facts,
+    and a page that makes reading fail in any other way gives empty facts saying how (the
+    failure is that page's: the crawl goes on)."""
+    try:
+        return _read(body, charset, url, reading)
+    except Exception as exc:
+        error = f"reading the page failed: {one_line(exc)}"
+        facts = PageFacts(None, None, None, None, "", (), "", "", error)
+        return Read(facts, 0, 0, canonical_hash=None, document=None, failed=True)
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one line: its type and its message, newlines folded."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _read(body: bytes, charset: str | None, url: str, reading: Reading) -> Read:
     try:
         html, _ = decode_html(body, url, charset)
         facts = page_facts(html, url, reading.area, ReadLimits())
@@ -98,10 +109,13 @@ def noindex(value: str) -> bool:
 
 def read_fields(url: str, x_robots: str, read: Read) -> dict[str, Any]:
     """The columns of a page's row that reading it gives, indexability included: ``reason``
-    is ``noindex``, ``canonicalized`` (to another URL), ``no-text`` or ``""`` (indexable)."""
+    is ``error`` (reading failed), ``noindex``, ``canonicalized`` (to another URL), ``no-text``
+    or ``""`` (indexable)."""
     facts = read.facts
     reason = ""
-    if noindex(facts.robots) or noindex(x_robots):
+    if read.failed:
+        reason = "error"
+    elif noindex(facts.robots) or noindex(x_robots):
         reason = "noindex"
     elif facts.canonical and facts.canonical != url:
         reason = "canonicalized"

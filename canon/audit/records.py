@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import json
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from ..errors import CanonError
 from ..sources.client import Fetched
-from .pages import Read, read_fields
+from .pages import Read, one_line, read_fields
 from .state import PageRow, Queued
 
 __all__ = [
     "HTML_TYPES",
     "CrawlProgress",
     "CrawlReport",
+    "crawl_failure",
     "is_sitemap",
+    "one_line",
     "page_row",
     "read_row",
 ]
@@ -52,6 +56,23 @@ class CrawlReport:
     seconds: float
     most_in_flight: int
     left: int  # URLs found but not fetched (the page limit was reached)
+    unfollowed: int = 0  # links this run did not follow: the audit held ``max_urls`` URLs
+    max_urls: int = 0
+
+
+def crawl_failure(exc: BaseException) -> CanonError:
+    """A failure that stops an audit (not one page's), as one line saying that what was done
+    is kept and the audit resumes when run again."""
+    if isinstance(exc, CanonError):
+        return exc
+    if isinstance(exc, BrokenProcessPool):
+        what = "a process reading pages stopped abruptly (killed, or out of memory)"
+    else:
+        what = f"the audit failed ({one_line(exc)})"
+    return CanonError(
+        f"{what}; the pages done so far are kept: run the audit again to resume",
+        reason="audit-failed",
+    )
 
 
 def is_sitemap(url: str) -> bool:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 
 from ..index.rules import profile_of
 from ..index.store import Index
 from ..sources.crawl.page import ContentArea
 from .pages import Read, Reading, read_fields, read_page
+from .records import crawl_failure
 from .state import PageRow, State
 
 __all__ = ["area_of", "reread"]
@@ -47,6 +49,14 @@ def _batches(rows: Iterable[PageRow]) -> Iterator[list[PageRow]]:
         yield batch
 
 
+def _each(reads: Iterator[Read]) -> Iterator[Read]:
+    """The reads as they come back; a worker process that died stops the whole reading."""
+    try:
+        yield from reads
+    except BrokenProcessPool as exc:
+        raise crawl_failure(exc) from exc
+
+
 def reread(index: Index, state: State, area: ContentArea, executor: Executor) -> int:
     """Read every stored page again under ``area``; how many were read."""
     built = index.profiles()
@@ -62,7 +72,7 @@ def reread(index: Index, state: State, area: ContentArea, executor: Executor) ->
             [reading] * len(batch),
         )
         rows, docs, gone = [], [], []
-        for row, read in zip(batch, reads):
+        for row, read in zip(batch, _each(reads)):
             rows.append(replace(row, **read_fields(row.url, row.x_robots, read)))
             if read.document is not None:
                 docs.append(read.document)

@@ -10,7 +10,12 @@ from ..sources.crawl.addresses import Scope
 from ..sources.crawl.page import ContentArea
 from ..sources.fetch import FetchOptions
 
-__all__ = ["Analysis", "CrawlSettings"]
+__all__ = ["URLS_PER_PAGE", "Analysis", "CrawlSettings"]
+
+# The URLs a crawl keeps (fetched, queued or refused by robots.txt) are at most this many times
+# its page limit: links found past that are not followed, so a site of endless links costs a
+# bounded file and memory.
+URLS_PER_PAGE = 4
 
 
 def _private_off() -> FetchOptions:
@@ -21,7 +26,8 @@ def _private_off() -> FetchOptions:
 class CrawlSettings:
     """What a crawl fetches: the sites of ``starts`` (URLs of pages or sitemaps), URLs matching
     ``include`` and none of ``exclude`` (RE2 patterns), at most ``max_pages`` pages (URLs
-    refused by robots.txt not counted) and ``max_depth`` links from a start (None: any);
+    refused by robots.txt not counted) and ``max_depth`` links from a start (None: any),
+    keeping at most ``max_urls`` URLs found (``URLS_PER_PAGE`` times ``max_pages``);
     how: ``fetch`` (private addresses off by default), ``politeness``, ``workers`` processes
     reading pages, the content ``area``."""
 
@@ -37,6 +43,10 @@ class CrawlSettings:
     profiles: tuple[str, ...] = ("raw", "lemma")
     k: int = 4
     max_sitemaps: int = 200
+
+    @property
+    def max_urls(self) -> int:
+        return URLS_PER_PAGE * self.max_pages
 
     def __post_init__(self) -> None:
         if not self.starts:

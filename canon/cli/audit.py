@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from ..audit import Analysis, AuditResult, CrawlSettings, audit_site, reanalyze
+from ..audit.settings import URLS_PER_PAGE
 from ..errors import OptionError
 from ..sources.client import Politeness
 from ..sources.collection import Item, expand
@@ -51,6 +52,11 @@ def _summary(result: AuditResult) -> list[str]:
             f"up to {c.most_in_flight} requests in flight)"
             + (f"; {c.left} URLs left past --max-pages" if c.left else "")
         )
+        if c.unfollowed:
+            lines.append(
+                f"{c.unfollowed} links not followed: an audit keeps at most {c.max_urls} URLs "
+                f"({URLS_PER_PAGE} x --max-pages)"
+            )
     lines += [
         f"pages: {s['pages']} ({s['indexable']} indexable, {s['compared']} compared, "
         f"{s['not_indexable']} not indexable, {s['blocked']} blocked by robots.txt, "

@@ -71,6 +71,15 @@ def index_group() -> None:
     "approximate numbers (default 1: keep all).",
 )
 @click.option(
+    "--winnow",
+    type=int,
+    default=None,
+    metavar="W",
+    help="Keep only the smallest shingle hash of every W consecutive ones (winnowing): "
+    "about 2/(W+1) of the postings, and any shared run of W+k-1 words still found "
+    "(default 1: keep all; not with --sample).",
+)
+@click.option(
     "--store-text/--no-store-text",
     default=True,
     show_default=True,
@@ -88,6 +97,7 @@ def index_add(
     workers: int | None,
     batch: int,
     sample: int | None,
+    winnow: int | None,
     store_text: bool,
     **opts: Any,
 ) -> None:
@@ -114,6 +124,7 @@ def index_add(
             workers=workers or os.cpu_count() or 1,
             batch=batch,
             sample=sample,
+            winnow=winnow,
             store_text=store_text,
             on_progress=progress,
         )

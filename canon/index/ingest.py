@@ -49,18 +49,27 @@ def index_rules(
     k: int | None,
     step: int | None,
     sample: int | None,
-) -> tuple[list[Profile], int, int, int]:
-    """The rules an add uses.  Without ``profiles``, an existing index's own rules (a k, step
-    or sample given still counts, and a mismatch is refused later); otherwise, and for a new
-    index, the rules given, the rest defaulting to raw and lemma, k=4, step 1, no sampling.
+    winnow: int | None = None,
+) -> tuple[list[Profile], int, int, int, int]:
+    """The rules an add uses.  Without ``profiles``, an existing index's own rules (a k, step,
+    sample or winnow given still counts, and a mismatch is refused later); otherwise, and for
+    a new index, the rules given, the rest defaulting to raw and lemma, k=4, step 1, every
+    shingle kept.
     """
     built = index.profiles()
     if built and profiles is None:
         first = built[0]
         own = [profile_of(p) for p in built]
-        return own, k or first.k, step or first.step, sample or first.sample
+        if sample is None and winnow is None:  # the index's own thinning
+            sample, winnow = first.sample, first.winnow
+        return own, k or first.k, step or first.step, sample or 1, _window(winnow)
     chosen = list(profiles) if profiles is not None else [get_profile(n) for n in DEFAULT_PROFILES]
-    return chosen, k or DEFAULT_K, step or 1, sample or 1
+    return chosen, k or DEFAULT_K, step or 1, sample or 1, _window(winnow)
+
+
+def _window(winnow: int | None) -> int:
+    """Winnowing's window as given (0 or less is refused when the rules are registered)."""
+    return 1 if winnow is None else winnow
 
 
 def _unique_items(sources: Sequence[str], failures: list[Failure]) -> list[Item]:
@@ -118,6 +127,7 @@ def add_sources(
     workers: int = 1,
     batch: int = 500,
     sample: int | None = None,
+    winnow: int | None = None,
     store_text: bool = True,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> AddReport:
@@ -126,13 +136,14 @@ def add_sources(
     Rules not given are the index's own (see :func:`index_rules`).  A failing source is
     reported and the others still go in; a crash loses at most the batch being written, and
     running the same command again finishes the rest.  ``on_progress`` is called after each
-    item.  Several processes may add to one index at once, a new one too.  With
+    item.  Several processes may add to one index at once, a new one too.  ``sample`` (mod-m
+    sampling) or ``winnow`` (winnowing's window) thin a new index's postings.  With
     ``store_text`` (the default) the index keeps each document's main text, compressed, so a
     check can show the source's passages beside the draft's.
     """
     start = time.perf_counter()
-    profiles, k, step, sample = index_rules(index, profiles, k, step, sample)
-    indexed = index.use_profiles(profiles, k, step, sample)
+    profiles, k, step, sample, winnow = index_rules(index, profiles, k, step, sample, winnow)
+    indexed = index.use_profiles(profiles, k, step, sample, winnow)
     failures: list[Failure] = []
     items = _unique_items(sources, failures)
     writer = _Writer(index, indexed, index.content_hashes(), batch, failures)
@@ -146,6 +157,7 @@ def add_sources(
         known=writer.known,
         workers=workers,
         sample=indexed[0].sample,
+        winnow=indexed[0].winnow,
         store_text=store_text,
     )
     for done, result in enumerate(results, 1):

@@ -1,7 +1,8 @@
 """Items → documents prepared for the index: read, canonicalized and hashed in worker processes.
 
 Under a profile with morphology, a document's sentences are also split and kept as lemma sets
-(:func:`canon.sentences.sentence_sets`) for the sentence measure.
+(:func:`canon.sentences.sentence_sets`) for the sentence measure.  :func:`shingle_profiles`
+is that preparation of one text; the site audit prepares its pages with it too.
 
 Each worker process gets the job (profiles, k, step, sampling, how to read) once, at start;
 items go out and prepared documents come back in order.  The URLs among the items are fetched
@@ -16,19 +17,22 @@ import multiprocessing
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..canonical import canonicalize
 from ..errors import CanonError, InputError, TextTooShort
 from ..profile import Profile
-from ..sentences import sentence_sets
-from ..shingle import keep_sampled, shingle_hashes
+from ..sentences import SentenceSets, sentence_sets
+from ..shingle import shingle_hashes, window_hashes
 from ..sources.collection import Failure, Item
 from ..sources.documents import Document, page_document, read_source
 from ..sources.extract import extract_html
 from ..sources.fetch import FetchOptions, Page, is_url
+from .rules import kept_windows
 from .schema import pack_text
 from .writes import Prepared
 
-__all__ = ["Skipped", "prepare_all"]
+__all__ = ["Shingled", "Skipped", "prepare_all", "shingle_profiles"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,7 @@ class _Job:
     known: dict[str, str]
     sample: int = 1
     store_text: bool = True
+    winnow: int = 1
 
 
 @dataclass(frozen=True)
@@ -97,41 +102,90 @@ def _document(item: Item | _Fetched, job: _Job) -> Document:
     return read_source(item.source, whole_page=job.whole_page, fetch_options=job.fetch_options)
 
 
+@dataclass(frozen=True)
+class Shingled:
+    """A text's shingles under each profile (``fingerprint → (words, kept hashes)``), its
+    sentence sets under the profiles with morphology, and the first profile's tokens."""
+
+    shingles: dict[str, tuple[int, np.ndarray]]
+    sentences: dict[str, SentenceSets]
+    tokens: tuple[str, ...]
+
+
+def _kept(
+    tokens: Sequence[str], k: int, step: int, sample: int, winnow: int
+) -> tuple[int, np.ndarray]:
+    """How many windows the tokens make, and the sorted distinct hashes the thinning keeps."""
+    if sample == 1 and winnow == 1:
+        hashes = shingle_hashes(tokens, k, step)
+        return len(hashes), hashes
+    windows = window_hashes(tokens, k, step)
+    return len(windows), np.unique(windows[kept_windows(windows, sample, winnow)])
+
+
+def shingle_profiles(
+    text: str,
+    profiles: Sequence[Profile],
+    k: int,
+    source: str,
+    *,
+    step: int = 1,
+    sample: int = 1,
+    winnow: int = 1,
+) -> Shingled:
+    """Canonicalize ``text`` once per profile, hash its shingles and keep those the index's
+    thinning keeps (:func:`canon.index.rules.kept_windows`: mod-``sample`` sampling or
+    winnowing with window ``winnow``); split its sentences under the profiles with
+    morphology.  Raises :class:`TextTooShort` (fewer than ``k`` words) or
+    :class:`InputError` (none kept)."""
+    shingles = {}
+    sentences = {}
+    first: tuple[str, ...] | None = None
+    for profile in profiles:
+        canonical = canonicalize(text, profile)
+        tokens = canonical.tokens
+        first = tuple(tokens) if first is None else first
+        count, hashes = _kept(tokens, k, step, sample, winnow)
+        if count == 0:
+            raise TextTooShort(
+                len(tokens),
+                k,
+                source,
+                f"{source}: has {len(tokens)} canonical words under {profile.name}, "
+                f"fewer than k={k}",
+            )
+        if len(hashes) == 0:
+            raise InputError(
+                f"{source}: none of its {count} shingles under "
+                f"{profile.name} is kept by 1/{sample} sampling",
+                source=source,
+                reason="sampling",
+            )
+        shingles[profile.fingerprint] = (len(tokens), hashes)
+        if profile.morphology != "none":
+            sentences[profile.fingerprint] = sentence_sets(canonical)
+    return Shingled(shingles, sentences, first or ())
+
+
 def _prepare_item(item: Item | _Fetched, job: _Job) -> Prepared | Failure | Skipped:
     try:
         doc = _document(item, job)
         digest = hashlib.sha256(doc.text.encode("utf-8")).hexdigest()[:32]
         if job.known.get(item.source) == digest:
             return Skipped(item.source)
-        shingles = {}
-        sentences = {}
-        for profile in job.profiles:
-            canonical = canonicalize(doc.text, profile)
-            tokens = canonical.tokens
-            everything = shingle_hashes(tokens, job.k, job.step)
-            if len(everything) == 0:
-                raise TextTooShort(
-                    len(tokens),
-                    job.k,
-                    item.source,
-                    f"{item.source}: has {len(tokens)} canonical words under {profile.name}, "
-                    f"fewer than k={job.k}",
-                )
-            hashes = keep_sampled(everything, job.sample)
-            if len(hashes) == 0:
-                raise InputError(
-                    f"{item.source}: none of its {len(everything)} shingles under "
-                    f"{profile.name} is kept by 1/{job.sample} sampling",
-                    source=item.source,
-                    reason="sampling",
-                )
-            shingles[profile.fingerprint] = (len(tokens), hashes)
-            if profile.morphology != "none":
-                sentences[profile.fingerprint] = sentence_sets(canonical)
+        done = shingle_profiles(
+            doc.text,
+            job.profiles,
+            job.k,
+            item.source,
+            step=job.step,
+            sample=job.sample,
+            winnow=job.winnow,
+        )
         text = pack_text(doc.text) if job.store_text else None
         return Prepared(
-            item.source, doc.title, doc.method, doc.chars, digest, doc.final_url, shingles,
-            sentences, text,
+            item.source, doc.title, doc.method, doc.chars, digest, doc.final_url, done.shingles,
+            done.sentences, text,
         )  # fmt: skip
     except CanonError as exc:
         return Failure(item.source, str(exc))
@@ -162,6 +216,7 @@ def prepare_all(
     workers: int = 1,
     sample: int = 1,
     store_text: bool = True,
+    winnow: int = 1,
 ) -> Iterator[Prepared | Failure | Skipped]:
     """Read and canonicalize ``items``, in ``workers`` processes, yielding results in order.
 
@@ -177,6 +232,7 @@ def prepare_all(
         known or {},
         sample,
         store_text,
+        winnow,
     )
     ready = _fetched_first(items, job)
     if workers <= 1 or len(items) < 2 * workers:

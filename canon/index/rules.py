@@ -1,10 +1,15 @@
 """The rules an index is built with: its profile registry, registered once, read back and checked.
 
-Every index keeps, for each of its profiles, the fingerprint, the settings, k, step, sampling
-and the MinHash/LSH settings of its signatures.  The first add registers them in one
-``BEGIN IMMEDIATE`` transaction that reads the registry again under the write lock, so two
-adds starting on a new index agree on one registry; every later add must ask for the same
-rules, or it is refused with both sets of rules named.
+Every index keeps, for each of its profiles, the fingerprint, the settings, k, step, the rule
+that thins its shingles and the MinHash/LSH settings of its signatures.  The thinning rule is
+one of: every shingle; mod-m sampling (the shingles whose hash is 0 modulo m); winnowing with
+window w (:mod:`canon.winnowing`).  Its column, ``profiles.sample``, holds m for sampling (1:
+every shingle) and −w for winnowing.  :func:`kept_windows` applies the rule to a text's
+windows, the same way for a document added and for a draft checked.
+
+The first add registers them in one ``BEGIN IMMEDIATE`` transaction that reads the registry
+again under the write lock, so two adds starting on a new index agree on one registry; every
+later add must ask for the same rules, or it is refused with both sets of rules named.
 """
 
 from __future__ import annotations
@@ -15,9 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from ..errors import IndexFileError, OptionError
 from ..lsh import optimal_bands
 from ..profile import Profile
+from ..winnowing import winnowed
 from .connection import transaction
 
 __all__ = [
@@ -25,6 +33,8 @@ __all__ = [
     "NUM_PERM",
     "SEED",
     "IndexedProfile",
+    "check_thinning",
+    "kept_windows",
     "mismatch",
     "profile_of",
     "read_profiles",
@@ -52,6 +62,48 @@ class IndexedProfile:
     bands: int = 1
     rows: int = NUM_PERM
     sample: int = 1  # only shingles whose hash is 0 modulo this are kept
+    winnow: int = 1  # only the smallest hash of every window of this many shingles is kept
+
+    def kept(self, hashes: np.ndarray) -> np.ndarray:
+        """Which of a text's window hashes (in text order) this profile's index keeps."""
+        return kept_windows(hashes, self.sample, self.winnow)
+
+
+def kept_windows(hashes: np.ndarray, sample: int = 1, winnow: int = 1) -> np.ndarray:
+    """Which of a text's window hashes (in text order) an index thinned by mod-``sample``
+    sampling or by winnowing with window ``winnow`` keeps, as a mask: every window whose hash
+    is kept.  The one rule both sides apply: the document added and the draft checked."""
+    if winnow > 1:
+        return winnowed(hashes, winnow)
+    if sample > 1:
+        return hashes % np.uint64(sample) == 0
+    return np.ones(len(hashes), dtype=bool)
+
+
+def check_thinning(step: int, sample: int, winnow: int) -> None:
+    """Refuse a sampling modulus or a winnowing window out of range, or the two together."""
+    if type(sample) is not int or sample < 1:
+        raise OptionError("sample", f"must be a positive integer, got {sample}", value=sample)
+    if type(winnow) is not int or winnow < 1:
+        raise OptionError("winnow", f"must be a positive integer, got {winnow}", value=winnow)
+    if winnow > 1 and sample > 1:
+        raise OptionError(
+            "winnow",
+            "cannot be combined with sampling: sampling would drop the minimums winnowing "
+            "keeps, and with them its guarantee; choose one",
+            value=winnow,
+        )
+    if winnow > 1 and step != 1:
+        raise OptionError(
+            "winnow",
+            f"needs shingles at every word (step 1, got {step}): its guarantee holds for "
+            "consecutive shingles",
+            value=winnow,
+        )
+
+
+def _column(sample: int, winnow: int) -> int:
+    return -winnow if winnow > 1 else sample
 
 
 def read_profiles(db: sqlite3.Connection) -> list[IndexedProfile]:
@@ -59,12 +111,16 @@ def read_profiles(db: sqlite3.Connection) -> list[IndexedProfile]:
         "SELECT id, name, fingerprint, k, step, settings, num_perm, seed, bands, rows, "
         "sample FROM profiles ORDER BY id"
     ).fetchall()
-    return [IndexedProfile(*row) for row in rows]
+    return [
+        IndexedProfile(*row[:-1], sample=max(row[-1], 1), winnow=max(-row[-1], 1)) for row in rows
+    ]
 
 
-def _rules(k: int, step: int, sample: int) -> str:
-    extra = (f", step={step}" if step != 1 else "") + (
-        f", sample 1/{sample}" if sample != 1 else ""
+def _rules(k: int, step: int, sample: int, winnow: int = 1) -> str:
+    extra = (
+        (f", step={step}" if step != 1 else "")
+        + (f", sample 1/{sample}" if sample != 1 else "")
+        + (f", winnow w={winnow}" if winnow != 1 else "")
     )
     return f"k={k}{extra}"
 
@@ -76,10 +132,15 @@ def mismatch(
     k: int,
     step: int,
     sample: int,
+    winnow: int = 1,
 ) -> str:
     """The refusal of rules other than the index's: what it was built with, what was asked."""
-    have = ", ".join(f"{p.name} ({p.fingerprint}, {_rules(p.k, p.step, p.sample)})" for p in built)
-    wanted = ", ".join(f"{p.name} ({p.fingerprint}, {_rules(k, step, sample)})" for p in asked)
+    have = ", ".join(
+        f"{p.name} ({p.fingerprint}, {_rules(p.k, p.step, p.sample, p.winnow)})" for p in built
+    )
+    wanted = ", ".join(
+        f"{p.name} ({p.fingerprint}, {_rules(k, step, sample, winnow)})" for p in asked
+    )
     return (
         f"{path}: the index was built with {have}; this asks for {wanted}: "
         "use the index's rules or a new index"
@@ -93,23 +154,24 @@ def _matching(
     k: int,
     step: int,
     sample: int,
+    winnow: int,
 ) -> list[IndexedProfile]:
     """The index's entries for ``profiles``, or a refusal if it was built otherwise."""
     known = {p.fingerprint: p for p in built}
     missing = [p for p in profiles if p.fingerprint not in known]
     rules = {
-        (known[p.fingerprint].k, known[p.fingerprint].step, known[p.fingerprint].sample)
-        for p in profiles
-        if p.fingerprint in known
+        (known[f].k, known[f].step, known[f].sample, known[f].winnow)
+        for f in (p.fingerprint for p in profiles)
+        if f in known
     }
-    if missing or rules - {(k, step, sample)}:
-        message = mismatch(path, built, missing or profiles, k, step, sample)
+    if missing or rules - {(k, step, sample, winnow)}:
+        message = mismatch(path, built, missing or profiles, k, step, sample, winnow)
         raise IndexFileError(message, path=path, reason="rules")
     return [known[p.fingerprint] for p in profiles]
 
 
 def _insert(
-    db: sqlite3.Connection, profiles: Sequence[Profile], k: int, step: int, sample: int
+    db: sqlite3.Connection, profiles: Sequence[Profile], k: int, step: int, column: int
 ) -> None:
     bands, rows = optimal_bands(LSH_THRESHOLD, NUM_PERM)
     db.executemany(
@@ -126,7 +188,7 @@ def _insert(
                 SEED,
                 bands,
                 rows,
-                sample,
+                column,
             )
             for p in profiles
         ],
@@ -140,24 +202,26 @@ def register_profiles(
     k: int,
     step: int,
     sample: int = 1,
+    winnow: int = 1,
 ) -> list[IndexedProfile]:
     """Register ``profiles`` in a new index, or check that an index was built with them.
 
     ``sample`` > 1 keeps only the shingles whose hash is 0 modulo ``sample`` (Broder's
-    mod-m sampling).  Safe under concurrent writers: the registry is read again, and written
-    only if still empty, inside one write transaction.
+    mod-m sampling); ``winnow`` > 1 only the smallest hash of every ``winnow`` consecutive
+    shingles (robust winnowing), which still finds every shared run of ``winnow + k - 1``
+    words.  Safe under concurrent writers: the registry is read again, and written only if
+    still empty, inside one write transaction.
     """
-    if type(sample) is not int or sample < 1:
-        raise OptionError("sample", f"must be a positive integer, got {sample}", value=sample)
+    check_thinning(step, sample, winnow)
     built = read_profiles(db)
     if built:  # a registry never changes once written: no lock needed to check against it
-        return _matching(path, built, profiles, k, step, sample)
+        return _matching(path, built, profiles, k, step, sample, winnow)
     with transaction(db, path):
         built = read_profiles(db)
         if not built:
-            _insert(db, profiles, k, step, sample)
+            _insert(db, profiles, k, step, _column(sample, winnow))
     if built:
-        return _matching(path, built, profiles, k, step, sample)
+        return _matching(path, built, profiles, k, step, sample, winnow)
     return read_profiles(db)
 
 

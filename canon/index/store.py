@@ -68,15 +68,17 @@ class Index:
             return read_profiles(self._db)
 
     def use_profiles(
-        self, profiles: Sequence[Profile], k: int, step: int, sample: int = 1
+        self, profiles: Sequence[Profile], k: int, step: int, sample: int = 1, winnow: int = 1
     ) -> list[IndexedProfile]:
         """Register ``profiles`` in a new index, or check that an index was built with them.
 
         ``sample`` > 1 keeps only the shingles whose hash is 0 modulo ``sample`` (Broder's
         mod-m sampling): the inverted table shrinks that many times, at some cost in accuracy.
+        ``winnow`` > 1 keeps the smallest hash of every ``winnow`` consecutive shingles
+        (:mod:`canon.winnowing`): any shared run of ``winnow + k - 1`` words is still found.
         """
         with self._reading():
-            return register_profiles(self._db, self.path, profiles, k, step, sample)
+            return register_profiles(self._db, self.path, profiles, k, step, sample, winnow)
 
     # ------------------------------------------------------------------ writing
 

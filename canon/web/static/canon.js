@@ -59,3 +59,12 @@
     if (row && event.key === "Enter") pick(row);
   });
 })();
+
+// After a submit, bring the result (or the error) into view: the form stays above it.
+(function () {
+  "use strict";
+  var target = document.getElementById("error") || document.getElementById("result");
+  if (!target) return;
+  if (target.id === "result") target.focus({preventScroll: true});
+  target.scrollIntoView({block: "start"});
+})();

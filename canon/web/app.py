@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException
 
 from .. import __version__
 from ..index.store import Index
+from .audits import stop_audits
 from .docs import install_docs
 from .handlers import (
     field_error_handler,
@@ -30,7 +31,7 @@ from .handlers import (
 )
 from .i18n import load_catalogs
 from .middleware import BodyLimit
-from .routes import api, pages
+from .routes import api, audit, pages
 from .running import pool_of
 from .security import SecurityHeaders
 from .service import FieldError
@@ -51,6 +52,7 @@ def _workers_for(settings: ServerSettings) -> Any:
         pool.start()
         yield
         pool.close()
+        stop_audits()
 
     return lifespan
 
@@ -87,4 +89,7 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
     app.include_router(pages.router)
     if settings.index is not None:
         app.include_router(pages.index_router)
+    if settings.audits is not None:
+        Path(settings.audits).mkdir(parents=True, exist_ok=True)
+        app.include_router(audit.router)
     return app

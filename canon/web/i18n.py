@@ -85,6 +85,10 @@ FIELD_LABELS = {
     "sentence_threshold": N_("Rewrite threshold"),
     "min_shared": N_("Shingles a source must share"),
     "pass_mark": N_("Pass mark"),
+    "start": N_("Site URL"),
+    "max_pages": N_("Pages, at most"),
+    "max_depth": N_("Links deep"),
+    "threshold": N_("Near-duplicate threshold"),
 }
 
 # Messages of refusals without a key of their own, by the reason the library gives.

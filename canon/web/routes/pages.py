@@ -50,6 +50,7 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
     context.setdefault("form", {})
     context.update(
         has_index=settings.index is not None,
+        has_audits=settings.audits is not None,
         suffixes=",".join(UPLOAD_SUFFIXES),
         translations=t,
         lang=locale,

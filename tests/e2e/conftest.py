@@ -56,7 +56,9 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
+# One Chromium per module: Playwright's synchronous API keeps an event loop running while it is
+# open, and later tests (asyncio.run in the crawler) need the main thread without one.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     missing = _browser_missing()
     if missing:

@@ -21,7 +21,8 @@ from benchmarks.tricks import TRICKS, Trick
 ORIGINAL = " ".join(FIRST)
 
 # Tricks the verdict does not see through yet, and why.
-NOT_YET = {}
+NOT_YET = {
+}
 
 
 @pytest.fixture(scope="module")

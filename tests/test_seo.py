@@ -417,7 +417,7 @@ def test_api_stats_equals_the_cli_json(article: str) -> None:
 def test_the_compare_page_draws_the_same_rows(article: str) -> None:
     stuffed = _stuffed(article)
     client = TestClient(create_app())
-    page = client.post("/", data={"first_text": stuffed, "second_text": article})
+    page = client.post("/?lang=en", data={"first_text": stuffed, "second_text": article})
     assert page.status_code == 200
     html = page.text
     for text in (stuffed, article):

@@ -13,6 +13,7 @@ import click
 from ..errors import Outcome
 from ..index.ingest import AddReport, add_sources
 from ..index.store import Index
+from ..report.model.numbers import index_rows
 from . import cli
 from .options import (
     fetch_options,
@@ -179,12 +180,12 @@ def index_stats(db: Path, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(stats.to_dict(), ensure_ascii=False, indent=2))
         return
-    click.echo(f"documents       {stats.documents:,}")
-    click.echo(f"file size       {stats.file_size:,} bytes")
-    click.echo(f"per document    {stats.bytes_per_document:,.0f} bytes")
-    click.echo(f"stored texts    {stats.texts:,} ({stats.text_bytes:,} bytes compressed)")
-    for profile, rows in stats.profiles:
+    figures = index_rows(stats)  # the same figures as the /index page
+    click.echo(f"documents       {figures.documents}")
+    click.echo(f"file size       {figures.file_size} bytes")
+    click.echo(f"per document    {figures.per_document} bytes")
+    click.echo(f"stored texts    {figures.texts} ({figures.text_bytes} bytes compressed)")
+    for p in figures.profiles:
         click.echo(
-            f"profile         {profile.name} {profile.fingerprint} k={profile.k} "
-            f"step={profile.step}: {rows:,} shingles"
+            f"profile         {p.name} {p.fingerprint} k={p.k} step={p.step}: {p.shingles} shingles"
         )

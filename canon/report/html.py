@@ -11,6 +11,7 @@ class="rewrite">`` (shared only after normalization, such as lemmas or stems).
 from __future__ import annotations
 
 import base64
+import gettext
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -41,18 +42,40 @@ TEMPLATES = _WEB / "templates"
 CSS = _WEB / "static" / "canon.css"
 
 
+@jinja2.pass_context
+def _gettext(context: jinja2.runtime.Context, message: str) -> str:
+    return str(context["translations"].gettext(message))
+
+
+@jinja2.pass_context
+def _ngettext(context: jinja2.runtime.Context, singular: str, plural: str, n: int) -> str:
+    return str(context["translations"].ngettext(singular, plural, n))
+
+
 def environment() -> jinja2.Environment:
     """A new Jinja environment over the templates: autoescape on, undefined names an error.
 
-    Pages and reports each take their own (the web adds its ``url_for`` to its globals)."""
+    The templates speak through Jinja's i18n extension (``{{ _("…") }}``, English msgids);
+    the ``translations`` of a render's context say them, English unless a page passes its
+    catalog (the reports are English, as the command line is).  Pages and reports each take
+    their own environment (the web adds its ``url_for`` to its globals)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
-    env.globals.update(version=__version__, metrics=METRICS, standalone=False, plot=None)
+    env.install_gettext_callables(_gettext, _ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(
+        version=__version__,
+        metrics=METRICS,
+        standalone=False,
+        plot=None,
+        translations=gettext.NullTranslations(),
+        lang="en",
+    )
     return env
 
 

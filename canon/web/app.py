@@ -1,7 +1,8 @@
 """The FastAPI app: a JSON API and server-rendered pages over the library.
 
 ``create_app(index)`` serves ``/api/compare``, ``/api/check``, ``/api/index/stats``, ``/healthz``
-and the pages ``/`` (compare), ``/check`` and ``/index``.  User text is escaped everywhere
+and the pages ``/`` (compare), ``/check`` and ``/index``, in Russian unless a request asks for
+English (``?lang=en`` or ``Accept-Language``).  User text is escaped everywhere
 (Jinja2 autoescape); the index is opened read-only unless ``allow_index_writes``; URLs that
 resolve to private or loopback addresses are refused unless ``allow_private``.
 """
@@ -20,6 +21,7 @@ from starlette.exceptions import HTTPException
 
 from .. import __version__
 from ..index.store import Index
+from .audits import stop_audits
 from .docs import install_docs
 from .handlers import (
     field_error_handler,
@@ -27,8 +29,9 @@ from .handlers import (
     internal_error_handler,
     validation_error_handler,
 )
+from .i18n import load_catalogs
 from .middleware import BodyLimit
-from .routes import api, pages
+from .routes import api, audit, pages
 from .running import pool_of
 from .security import SecurityHeaders
 from .service import FieldError
@@ -49,6 +52,7 @@ def _workers_for(settings: ServerSettings) -> Any:
         pool.start()
         yield
         pool.close()
+        stop_audits()
 
     return lifespan
 
@@ -60,6 +64,7 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
     (``allow_private``, ``max_body``, ``workers``, ``deadline``…), kept in
     ``app.state.settings`` for the routes."""
     settings = ServerSettings(index=Path(index) if index is not None else None, **options)
+    load_catalogs()  # a broken catalog stops the server here, not on a page
     if settings.index is not None:
         with Index(settings.index, readonly=True) as opened:  # IndexFileError at start
             opened.stats()
@@ -84,4 +89,7 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
     app.include_router(pages.router)
     if settings.index is not None:
         app.include_router(pages.index_router)
+    if settings.audits is not None:
+        Path(settings.audits).mkdir(parents=True, exist_ok=True)
+        app.include_router(audit.router)
     return app

@@ -97,23 +97,24 @@ def stats_json(
     return {"source": document.to_dict(), **text_statistics(document, keywords, top).to_dict()}
 
 
-def compare_page(settings: ServerSettings, first: Side, second: Side) -> CompareView:
+def compare_page(
+    settings: ServerSettings,
+    first: Side,
+    second: Side,
+    ks: Sequence[int] = PAGE_KS,
+    profiles: Sequence[str] = PAGE_PROFILES,
+) -> CompareView:
     """The compare page's result: both sides read, compared, highlighted with twins."""
     docs = (_document(first, settings), _document(second, settings))
-    table = compare_docs(docs[0], docs[1], PAGE_KS, PAGE_PROFILES)
+    table = compare_docs(docs[0], docs[1], ks, profiles)
     return compare_view(table, docs, twins=True)
 
 
-def check_page(
-    settings: ServerSettings, draft: Side, exclude: Sequence[str], skip_quotes: bool
-) -> CheckView:
-    """The check page's result: the draft read, checked, highlighted."""
+def check_page(settings: ServerSettings, draft: Side, options: dict[str, Any]) -> CheckView:
+    """The check page's result: the draft read, checked (``options`` as ``check_draft``
+    takes them), highlighted."""
     document = _document(draft, settings)
     result = check_draft(
-        need_index(settings),
-        document,
-        writable=settings.allow_index_writes,
-        exclude=list(exclude),
-        skip_quotes=skip_quotes,
+        need_index(settings), document, writable=settings.allow_index_writes, **options
     )
     return check_view(result, document)

@@ -13,7 +13,7 @@ from fastapi import Request
 
 from .jobs import Side
 from .pool import Admission, Busy, Overrun, PoolSettings, WorkerPool, shared_pool
-from .service import FieldError, fetch_page, url_of
+from .service import N_, FieldError, fetch_page, url_of
 from .settings import ServerSettings
 
 __all__ = ["in_worker", "pool_of", "side_of"]
@@ -35,12 +35,17 @@ async def in_worker(request: Request, job: Callable[..., T], *args: Any) -> T:
         raise _busy(busy.retry_after) from None
     except Overrun as overrun:
         message = f"{overrun}; send a shorter text or a simpler page"
-        raise FieldError(message, None, 422) from None
+        key = N_(
+            "The work took longer than this server allows: send a shorter text or a simpler page"
+        )
+        raise FieldError(message, None, 422, key=key) from None
 
 
 def _busy(retry_after: int) -> FieldError:
     message = f"the server is busy; try again in {retry_after} s"
-    return FieldError(message, None, 503, {"Retry-After": str(retry_after)})
+    headers = {"Retry-After": str(retry_after)}
+    key, params = N_("The server is busy: try again in %(seconds)s s"), {"seconds": retry_after}
+    return FieldError(message, None, 503, headers, key=key, params=params)
 
 
 class _FetchGate:
@@ -73,7 +78,8 @@ async def side_of(request: Request, field: str, text: str = "", url: str = "") -
     settings: ServerSettings = request.app.state.settings
     target = url_of(url) if url.strip() else url_of(text)
     if url.strip() and target is None:
-        raise FieldError(f"{field}: the URL field needs one http(s) URL", field)
+        key = N_("%(side)s: the URL field needs one http(s) URL")
+        raise FieldError(f"{field}: the URL field needs one http(s) URL", field, key=key)
     if target is None:
         return Side(field, text=text)
     page = await _gate(settings).run(

@@ -26,12 +26,14 @@ from ..uniqueness import CheckResult, check
 from ..websearch import WebCheck, provider_of, web_check
 
 __all__ = [
+    "N_",
     "UPLOAD_SUFFIXES",
     "FieldError",
     "check_draft",
     "compare_docs",
     "fetch_page",
     "field_error",
+    "index_profiles",
     "index_stats",
     "need_index",
     "page_text",
@@ -45,8 +47,18 @@ __all__ = [
 UPLOAD_SUFFIXES = (".txt", ".html", ".htm", ".docx")
 
 
+def N_(message: str) -> str:  # gettext's name: "extract now, translate when shown"
+    """Marks ``message`` for the pages' catalogs (:mod:`canon.web.i18n`); returns it as is."""
+    return message
+
+
 class FieldError(Exception):
-    """A request the library refused, with the field it came from and an HTTP status."""
+    """A request the library refused, with the field it came from and an HTTP status.
+
+    ``message`` is the English sentence of the JSON API; ``key`` (an English msgid with
+    ``%(name)s`` placeholders filled from ``params``, and ``%(side)s`` from the field) or
+    ``reason`` (the library's) let a page say it in its own language
+    (:func:`canon.web.i18n.error_text`)."""
 
     def __init__(
         self,
@@ -54,33 +66,55 @@ class FieldError(Exception):
         field: str | None,
         status: int = 400,
         headers: dict[str, str] | None = None,
+        *,
+        key: str | None = None,
+        params: dict[str, object] | None = None,
+        reason: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.field = field
         self.status = status
         self.headers = headers or {}
+        self.key = key
+        self.params = params or {}
+        self.reason = reason
 
     def __reduce__(self) -> tuple[object, ...]:  # crosses from worker processes intact
-        return (FieldError, (self.message, self.field, self.status, self.headers))
+        return (_field_error, (self.message, self.field, self.status, self.headers, self.key,
+                               self.params, self.reason))  # fmt: skip
+
+
+def _field_error(
+    message: str,
+    field: str | None,
+    status: int,
+    headers: dict[str, str],
+    key: str | None,
+    params: dict[str, object],
+    reason: str | None,
+) -> FieldError:
+    return FieldError(message, field, status, headers, key=key, params=params, reason=reason)
 
 
 def need_index(settings: Any) -> Path:
     """The server's index (``settings.index``), or a 404 saying it has none."""
     if settings.index is None:
-        raise FieldError("this server has no index: start it with an index file", None, 404)
+        message = "this server has no index: start it with an index file"
+        raise FieldError(message, None, 404, key=N_("This server has no index"))
     return Path(settings.index)
 
 
 def field_error(exc: CanonError, field: str | None) -> FieldError:
     """A library error as a request error: the field its attributes name, else ``field``."""
-    status = 400
+    status, key, params = 400, None, {}
     if isinstance(exc, ProfileError):
         field = "profiles" if exc.option == "profile" else exc.option
     elif isinstance(exc, OptionError):
         field = exc.option
     elif isinstance(exc, TextTooShort):
         field = exc.side if exc.side in ("first", "second", "draft") else field
+        key, params = _short_key(exc)
     elif isinstance(exc, IndexFileError):
         field, status = None, 503  # the server's own index: nothing the request can change
     elif isinstance(exc, SearchError):  # the provider: its configuration here, or its answer
@@ -89,7 +123,17 @@ def field_error(exc: CanonError, field: str | None) -> FieldError:
     source = getattr(exc, "source", None)
     if source and field and message.startswith(f"{source}:"):
         message = f"{field}:{message[len(source) + 1 :]}"  # named by its field, not echoed
-    return FieldError(message, field, status)
+    reason = getattr(exc, "reason", None)
+    return FieldError(message, field, status, key=key, params=params, reason=reason)
+
+
+def _short_key(exc: TextTooShort) -> tuple[str, dict[str, object]]:
+    if exc.words == 0:
+        return N_("%(side)s is empty: paste a text, give a URL or upload a file"), {}
+    key = N_(
+        "%(side)s has %(words)s words, fewer than k = %(k)s: choose a smaller k or a longer text"
+    )
+    return key, {"words": exc.words, "k": exc.k}
 
 
 def url_of(value: str) -> str | None:
@@ -107,6 +151,8 @@ def _capped(doc: Document, field: str, max_text: int) -> Document:
             f"{field}: the text has {doc.chars:,} characters, more than the limit {max_text:,}",
             field,
             413,
+            key=N_("%(side)s has %(chars)s characters, more than the limit of %(limit)s"),
+            params={"chars": f"{doc.chars:,}", "limit": f"{max_text:,}"},
         )
     return doc
 
@@ -141,7 +187,12 @@ def read_upload(name: str, data: bytes, field: str, *, max_text: int) -> Documen
     """An uploaded .txt/.html/.docx file, read by ``read_source`` from a temporary file."""
     suffix = Path(name).suffix.lower()
     if suffix not in UPLOAD_SUFFIXES:
-        raise FieldError(f"{field}: upload a {', '.join(UPLOAD_SUFFIXES)} file, not {name}", field)
+        raise FieldError(
+            f"{field}: upload a {', '.join(UPLOAD_SUFFIXES)} file, not {name}",
+            field,
+            key=N_("%(side)s: upload a %(suffixes)s file, not %(name)s"),
+            params={"suffixes": ", ".join(UPLOAD_SUFFIXES), "name": name},
+        )
     with tempfile.TemporaryDirectory(prefix="canon-web-") as folder:
         path = Path(folder) / f"upload{suffix}"
         path.write_bytes(data)
@@ -177,6 +228,7 @@ def check_draft(
     min_shared: int = 3,
     common: int = 1000,
     sentence_threshold: float | None = THRESHOLD,
+    profiles: Sequence[str] | None = None,
 ) -> CheckResult:
     """``check`` of a draft against the index, opened read-only unless ``writable``."""
     try:
@@ -184,6 +236,7 @@ def check_draft(
             return check(
                 draft.text,
                 opened,
+                profiles=profiles,
                 exclude=exclude,
                 skip_quotes=skip_quotes,
                 top=top,
@@ -247,3 +300,8 @@ def web_check_draft(
                              fetch_options=fetching, **options)  # fmt: skip
     except CanonError as exc:
         raise field_error(exc, "draft") from exc
+
+
+def index_profiles(index: Path) -> tuple[tuple[str, int], ...]:
+    """The profiles of the index and their k, in its order."""
+    return tuple((p.name, p.k) for p, _ in index_stats(index).profiles)

@@ -22,7 +22,8 @@ class ServerSettings:
     ``workers`` processes, each request's within ``deadline`` seconds, with at most ``queue``
     requests waiting (503 and ``Retry-After`` beyond).  Pages named by URL are fetched in
     ``fetch_threads`` threads of their own, each within ``fetch_deadline`` seconds.  A request
-    body must arrive within ``body_timeout`` seconds (408).
+    body must arrive within ``body_timeout`` seconds (408).  With ``audits`` (a folder), the
+    pages under ``/audit`` start site audits there, one at a time, and show their findings.
     """
 
     index: Path | None = None
@@ -36,6 +37,7 @@ class ServerSettings:
     fetch_deadline: float = 20.0
     fetch_threads: int = 16
     body_timeout: float = 30.0
+    audits: Path | None = None
 
 
 def server_settings(request: Request) -> ServerSettings:

@@ -1,20 +1,16 @@
 """The web pages in a real Chromium (Playwright driving Debian's /usr/bin/chromium) against a real
 uvicorn on 127.0.0.1, and a bounded load test of the JSON API.
 
-Without Chromium these tests are skipped, saying how to enable them; CI sets
-CANON_REQUIRE_BROWSER=1, which turns a missing browser into a failure.  A screenshot of every
-page test is kept in tests/artifacts/ when the test fails.
+The fixtures are in tests/e2e/conftest.py: without Chromium these tests are skipped, saying how
+to enable them; CI sets CANON_REQUIRE_BROWSER=1, which turns a missing browser into a failure.
+A screenshot of every page test is kept in tests/e2e/artifacts/ when the test fails.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import statistics
-import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -26,95 +22,10 @@ from canon import Index
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).parent / "artifacts"
-REQUIRED = bool(os.environ.get("CANON_REQUIRE_BROWSER"))
 HOSTILE = '<script>window.hacked = 1</script> "><img src=x onerror="window.hacked=2">'
 
 
-def _browser_missing() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright is not installed: pip install playwright"
-    if not shutil.which(CHROMIUM):
-        return f"{CHROMIUM} is missing: apt-get install chromium (CI does)"
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    missing = _browser_missing()
-    if missing:
-        if REQUIRED:
-            pytest.fail(f"CANON_REQUIRE_BROWSER is set but {missing}")
-        pytest.skip(missing)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
-        )  # fmt: skip
-        yield launched
-        launched.close()
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Served:
-    def __init__(self, url: str, db: Path) -> None:
-        self.url = url
-        self.db = db
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory, examples_dir: Path) -> Iterator[Served]:
-    """A real uvicorn serving canon's app, with a small index, on a free port."""
-    import uvicorn
-
-    from canon.web import create_app
-
-    db = tmp_path_factory.mktemp("web") / "corpus.db"
-    with Index(db, create=True) as index:
-        canon.add_sources(index, [str(examples_dir / "original.txt")],
-                          [canon.get_profile("raw"), canon.get_profile("lemma")], k=4)  # fmt: skip
-    port = _free_port()
-    config = uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning")
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not running.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    yield Served(f"http://127.0.0.1:{port}", db)
-    running.should_exit = True
-    thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def examples_dir() -> Path:
-    return Path(__file__).resolve().parents[2] / "examples"
-
-
-@pytest.fixture
-def page(browser, request: pytest.FixtureRequest) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    opened = context.new_page()
-    yield opened
-    failed = getattr(request.node, "rep_call", None)
-    if failed is not None and failed.failed:
-        ARTIFACTS.mkdir(exist_ok=True)
-        opened.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
-    context.close()
-
-
-def test_compare_page(page, served: Served, examples_dir: Path, tmp_path: Path) -> None:
+def test_compare_page(page, served, examples_dir: Path, tmp_path: Path) -> None:
     server = served.url
     first = (examples_dir / "original.txt").read_text("utf-8") + "\n" + HOSTILE
     second = (examples_dir / "rewrite.txt").read_text("utf-8") + "\n" + HOSTILE
@@ -137,21 +48,21 @@ def test_compare_page(page, served: Served, examples_dir: Path, tmp_path: Path) 
     page.screenshot(path=str(tmp_path / "compare.png"), full_page=True)
     assert (tmp_path / "compare.png").stat().st_size > 10_000
     if os.environ.get("CANON_README_SCREENSHOT"):  # how the README's picture is made
-        page.locator("h2", has_text="Similarity").scroll_into_view_if_needed()
+        page.locator("table.similarity").scroll_into_view_if_needed()
         page.screenshot(path=os.environ["CANON_README_SCREENSHOT"])
 
 
-def test_compare_page_shows_an_error_for_an_empty_text(page, served: Served) -> None:
-    page.goto(served.url + "/")
+def test_compare_page_shows_an_error_for_an_empty_text(page, served) -> None:
+    page.goto(served.url + "/?lang=en")
     page.fill("textarea[name=first_text]", "Кошка ловила мышей в старом амбаре у реки")
     page.click("button[type=submit]")
     error = page.wait_for_selector("p.error")
-    assert "second" in error.inner_text()
+    assert "Text B is empty" in error.inner_text()  # the second side, named as the page names it
 
 
-def test_check_page(page, served: Served, examples_dir: Path) -> None:
+def test_check_page(page, served, examples_dir: Path) -> None:
     draft = (examples_dir / "rewrite.txt").read_text("utf-8")
-    page.goto(served.url + "/check")
+    page.goto(served.url + "/check?lang=en")
     page.fill("textarea[name=draft_text]", draft)
     page.click("button[type=submit]")
     page.wait_for_selector("mark")
@@ -183,7 +94,7 @@ def test_check_page(page, served: Served, examples_dir: Path) -> None:
     assert page.locator("#draft mark.picked").count() == 0
 
 
-def test_load(served: Served) -> None:
+def test_load(served) -> None:
     server = served.url
     """1,000 compare requests, 20 at a time: no errors; prints requests/s and p95 latency."""
     body = {"first": "Кошка ловила мышей в старом амбаре у реки",

@@ -154,6 +154,7 @@ class VerdictRow:
     formula: str
     copied_share: float  # the raw shares, for a bar drawn to scale
     rewritten_share: float
+    uniqueness_share: float = 1.0  # the raw figure, for a page's pass mark
 
 
 def verdict_row(verdict: Verdict) -> VerdictRow:
@@ -165,6 +166,7 @@ def verdict_row(verdict: Verdict) -> VerdictRow:
         verdict.formula,
         verdict.copied,
         verdict.rewritten,
+        verdict.uniqueness,
     )
 
 

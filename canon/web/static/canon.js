@@ -59,3 +59,35 @@
     if (row && event.key === "Enter") pick(row);
   });
 })();
+
+// After a submit, bring the result (or the error) into view: the form stays above it.
+(function () {
+  "use strict";
+  var target = document.getElementById("error") || document.getElementById("result");
+  if (!target) return;
+  if (target.id === "result") target.focus({preventScroll: true});
+  target.scrollIntoView({block: "start"});
+})();
+
+// An audit that is running: its progress, asked for every second; the page reloads when done.
+(function () {
+  "use strict";
+  var audit = document.getElementById("audit");
+  if (!audit || audit.dataset.state !== "running") return;
+  var bar = document.getElementById("progress");
+  var text = document.getElementById("progress-text");
+  function poll() {
+    fetch(audit.dataset.status, {headers: {Accept: "application/json"}})
+      .then(function (answer) { return answer.json(); })
+      .then(function (status) {
+        if (status.state !== "running") { window.location.reload(); return; }
+        bar.max = Math.max(status.total, 1);
+        bar.value = status.done;
+        text.textContent = text.textContent.replace(/\d+(\D+)\d+(\D+)\d+/,
+          status.done + "$1" + status.total + "$2" + status.errors);
+        window.setTimeout(poll, 1000);
+      })
+      .catch(function () { window.setTimeout(poll, 3000); });
+  }
+  window.setTimeout(poll, 1000);
+})();

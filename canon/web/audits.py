@@ -1,0 +1,195 @@
+"""A site audit started from a page → a process of its own, its progress and findings in files.
+
+An audit runs :func:`canon.audit.audit_site` in a process started for it (spawned, not
+forked from the server's threads), into ``<audits>/<id>/``: beside the audit's own files it
+writes ``status.json``, rewritten atomically as the crawl goes (``running``, pages done and
+known, errors) and at the end (``done`` with the summary, clusters and pages, or ``failed``
+with the error's message).  One audit runs at a time per server; the pages read the files.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..audit import COLUMNS, Analysis, CrawlProgress, CrawlSettings, audit_site
+from ..audit.outputs import page_values
+from ..audit.run import OUTPUTS
+from ..errors import CanonError
+from ..sources.fetch import FetchOptions
+from .service import N_, FieldError, field_error, url_of
+
+__all__ = [
+    "MAX_PAGES",
+    "OUTPUTS",
+    "SUMMARY_LABELS",
+    "AuditRequest",
+    "audit_folder",
+    "audits",
+    "start_audit",
+    "status_of",
+    "stop_audits",
+]
+
+MAX_PAGES = 1000  # the most pages an audit started from the web may crawl
+STATUS = "status.json"
+_ID = re.compile(r"^[0-9a-f]{12}$")
+_running: dict[Path, multiprocessing.process.BaseProcess] = {}
+
+# How a page names the figures of an audit's summary and its states.
+SUMMARY_LABELS = {
+    "pages": N_("pages"),
+    "fetched": N_("fetched"),
+    "indexable": N_("indexable"),
+    "compared": N_("compared"),
+    "exact_duplicates": N_("exact duplicates"),
+    "near_duplicate_clusters": N_("near-duplicate clusters"),
+    "pages_in_clusters": N_("pages in clusters"),
+    "contained": N_("mostly inside another page"),
+    "thin": N_("thin pages"),
+    "same_titles": N_("titles on several pages"),
+    "same_h1": N_("H1s on several pages"),
+    "same_descriptions": N_("descriptions on several pages"),
+    "not_indexable": N_("not indexable"),
+    "errors": N_("errors (4xx, 5xx, no answer)"),
+    "blocked": N_("blocked by robots.txt"),
+    "threshold": N_("threshold"),
+}
+STATES = (N_("running"), N_("done"), N_("failed"))
+
+
+@dataclass(frozen=True)
+class AuditRequest:
+    """What a page asks: the start URL, how many pages and links deep, the Jaccard threshold."""
+
+    start: str
+    max_pages: int = 100
+    max_depth: int | None = None
+    threshold: float = 0.9
+
+    def settings(self, allow_private: bool) -> tuple[CrawlSettings, Analysis]:
+        """The library's settings; a refusal names its field."""
+        if url_of(self.start) is None:
+            raise FieldError(
+                f"start: give one http(s) URL, not {self.start[:60]!r}",
+                "start",
+                key=N_("%(side)s: give one http(s) URL"),
+            )
+        try:
+            crawl = CrawlSettings(
+                starts=(self.start,),
+                max_pages=self.max_pages,
+                max_depth=self.max_depth,
+                fetch=FetchOptions(allow_private=allow_private),
+                workers=1,
+            )
+            return crawl, Analysis(threshold=self.threshold)
+        except CanonError as exc:
+            raise field_error(exc, "start") from exc
+
+
+def _write(path: Path, status: dict[str, Any]) -> None:
+    partial = path.with_suffix(".part")
+    partial.write_text(json.dumps(status, ensure_ascii=False), "utf-8")
+    os.replace(partial, path)
+
+
+def _run(folder: str, request: AuditRequest, allow_private: bool) -> None:
+    """The audit's process: crawl, analyse, write; the status file says how far it is."""
+    path = Path(folder) / STATUS
+    base = {"start": request.start, "started": time.time()}
+    last = [0.0]
+
+    def progress(p: CrawlProgress) -> None:
+        if time.monotonic() - last[0] >= 0.3:
+            last[0] = time.monotonic()
+            _write(path, {**base, "state": "running", "done": p.done, "total": p.total,
+                          "errors": p.errors})  # fmt: skip
+
+    try:
+        crawl, analysis = request.settings(allow_private)
+        findings = audit_site(crawl, Path(folder), analysis, progress).findings
+    except (CanonError, FieldError) as exc:
+        _write(path, {**base, "state": "failed", "error": str(getattr(exc, "message", exc))})
+        return
+    except Exception:
+        _write(path, {**base, "state": "failed", "error": "the audit stopped on an error"})
+        raise
+    clusters = [
+        {"number": c.number, "representative": c.representative, "members": list(c.members),
+         "exact": c.exact}
+        for c in findings.clusters
+    ]  # fmt: skip
+    pages = [page_values(p) for p in findings.pages]
+    done = {"summary": findings.summary(), "clusters": clusters, "columns": list(COLUMNS)}
+    _write(path, {**base, "state": "done", **done, "pages": pages})
+
+
+def start_audit(audits: Path, request: AuditRequest, allow_private: bool) -> str:
+    """Starts an audit in a process of its own; its id.  503 while another one runs."""
+    request.settings(allow_private)  # refused here, not in the process
+    if any(process.is_alive() for process in _running.values()):
+        raise FieldError(
+            "an audit is running on this server; wait for it to finish",
+            None,
+            503,
+            {"Retry-After": "10"},
+            key=N_("An audit is running on this server: wait for it to finish"),
+        )
+    audit_id = secrets.token_hex(6)
+    folder = audits / audit_id
+    folder.mkdir(parents=True)
+    _write(folder / STATUS, {"start": request.start, "started": time.time(), "state": "running",
+                             "done": 0, "total": 0, "errors": 0})  # fmt: skip
+    process = multiprocessing.get_context("spawn").Process(
+        target=_run, args=(str(folder), request, allow_private), name=f"canon-audit-{audit_id}"
+    )
+    process.start()
+    _running[folder] = process
+    return audit_id
+
+
+def audit_folder(audits: Path, audit_id: str) -> Path:
+    """The folder of audit ``audit_id``, or a 404."""
+    folder = audits / audit_id
+    if not _ID.match(audit_id) or not (folder / STATUS).is_file():
+        raise FieldError(f"no audit {audit_id[:20]!r} on this server", None, 404,
+                         key=N_("There is no such audit on this server"))  # fmt: skip
+    return folder
+
+
+def status_of(folder: Path) -> dict[str, Any]:
+    """The audit's status file; an audit whose process ended without a word has failed."""
+    status: dict[str, Any] = json.loads((folder / STATUS).read_text("utf-8"))
+    process = _running.get(folder)
+    if status["state"] == "running" and (process is None or not process.is_alive()):
+        time.sleep(0.2)  # the last write may be on its way
+        status = json.loads((folder / STATUS).read_text("utf-8"))
+        if status["state"] == "running":
+            status = {**status, "state": "failed", "error": "the audit stopped"}
+    return status
+
+
+def audits(folder: Path) -> list[tuple[str, dict[str, Any]]]:
+    """The audits in ``folder``, newest first."""
+    found = []
+    for path in folder.glob(f"*/{STATUS}"):
+        if _ID.match(path.parent.name):
+            found.append((path.parent.name, status_of(path.parent)))
+    return sorted(found, key=lambda item: -float(item[1].get("started", 0)))
+
+
+def stop_audits() -> None:
+    """Stops the audits still running (the server is stopping)."""
+    for process in _running.values():
+        if process.is_alive():
+            process.terminate()
+            process.join(timeout=5)
+    _running.clear()

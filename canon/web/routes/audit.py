@@ -1,0 +1,99 @@
+"""Forms → site audits: start one (``/audit``), watch it and browse its clusters and pages
+(``/audit/<id>``), download its files (``/audit/<id>/files/<name>``).  Only on a server given
+a folder for audits (:class:`~canon.web.settings.ServerSettings` ``audits``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from ...audit import Analysis
+from .. import audits as jobs
+from ..i18n import LOCALES
+from ..service import N_, FieldError
+from ..settings import Settings
+from .pages import _number, _page, _text
+
+__all__ = ["router"]
+
+router = APIRouter(default_response_class=HTMLResponse)
+
+
+def _folder(settings: Any) -> Path:
+    if settings.audits is None:  # the router is mounted only with a folder
+        raise FieldError("this server runs no audits", None, 404)
+    return Path(settings.audits)
+
+
+def _form(values: dict[str, str] | None = None) -> dict[str, str]:
+    defaults = {"start": "", "max_pages": "100", "max_depth": "",
+                "threshold": f"{Analysis().threshold:g}"}  # fmt: skip
+    return {**defaults, **(values or {})}
+
+
+def _list_page(request: Request, settings: Any, status: int = 200, **context: Any) -> Response:
+    context.setdefault("form", _form())
+    runs = jobs.audits(_folder(settings))
+    return _page(request, "audits.html", status, runs=runs, max_pages=jobs.MAX_PAGES, **context)
+
+
+@router.get("/audit")
+def audit_list(request: Request, settings: Settings) -> Response:
+    return _list_page(request, settings)
+
+
+@router.post("/audit")
+async def audit_start(request: Request, settings: Settings) -> Response:
+    form = await request.form()
+    kept = _form({name: _text(form, name) for name in ("start", "max_pages", "max_depth",
+                                                        "threshold")})  # fmt: skip
+    try:
+        depth = _text(form, "max_depth").strip()
+        asked = jobs.AuditRequest(
+            _text(form, "start").strip(),
+            int(_number(form, "max_pages", 100, 1, jobs.MAX_PAGES)),
+            int(_number(form, "max_depth", 0, 0, 100)) if depth else None,
+            _number(form, "threshold", Analysis().threshold, 0.05, 1),
+        )
+        if not asked.start:
+            raise FieldError("start: give the site's URL", "start",
+                             key=N_("%(side)s is empty: give the site's URL"))  # fmt: skip
+        audit_id = jobs.start_audit(_folder(settings), asked, settings.allow_private)
+    except FieldError as exc:
+        return _list_page(request, settings, exc.status, error=exc, form=kept)
+    lang = request.query_params.get("lang")
+    where = request.url_for("audit_view", audit_id=audit_id).path + (
+        f"?lang={lang}" if lang in LOCALES else ""
+    )
+    return RedirectResponse(where, status_code=303)
+
+
+@router.get("/audit/{audit_id}")
+def audit_view(request: Request, settings: Settings, audit_id: str) -> Response:
+    try:
+        folder = jobs.audit_folder(_folder(settings), audit_id)
+    except FieldError as exc:
+        return _list_page(request, settings, exc.status, error=exc)
+    status = jobs.status_of(folder)
+    files = [name for name in jobs.OUTPUTS if (folder / name).is_file()]
+    return _page(
+        request, "audits.html", audit_id=audit_id, run=status, files=files, form=None,
+        labels=jobs.SUMMARY_LABELS,
+    )  # fmt: skip
+
+
+@router.get("/audit/{audit_id}/status", response_class=JSONResponse)
+def audit_status(settings: Settings, audit_id: str) -> dict[str, Any]:
+    status = jobs.status_of(jobs.audit_folder(_folder(settings), audit_id))
+    return {key: status.get(key) for key in ("state", "done", "total", "errors", "error")}
+
+
+@router.get("/audit/{audit_id}/files/{name}", response_class=Response)
+def audit_file(settings: Settings, audit_id: str, name: str) -> Response:
+    folder = jobs.audit_folder(_folder(settings), audit_id)
+    if name not in jobs.OUTPUTS or not (folder / name).is_file():
+        raise FieldError(f"no file {name[:40]!r} in this audit", None, 404)
+    return FileResponse(folder / name, filename=name)

@@ -1,0 +1,258 @@
+"""The pages' language and forms without a browser: how the language is chosen, that every
+message has its Russian translation, refusals in the page's language (the JSON API keeps its
+English), kept values, and numbers formatted as the command line formats them."""
+
+from __future__ import annotations
+
+import pickle
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
+
+import canon
+from canon.cli import cli
+from canon.report.html import compare_html
+from canon.report.model.numbers import grouped
+from canon.sources.documents import Document
+from canon.web import create_app
+from canon.web.i18n import LOCALE_DIR, LOCALES, error_text, translations
+from canon.web.service import FieldError
+
+WEB = Path(canon.__file__).parent / "web"
+SHORT = "Кошка ловила мышей в старом амбаре у реки, а пёс спал у порога."
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("pages") / "c.db"
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    with canon.Index(path, create=True) as index:
+        profiles = [canon.get_profile("raw"), canon.get_profile("lemma")]
+        canon.add_sources(index, [str(examples / "original.txt")], profiles, k=4)
+    return path
+
+
+@pytest.fixture(scope="module")
+def client(db: Path) -> TestClient:
+    return TestClient(create_app(db))
+
+
+def _lang(page: str) -> str:
+    return re.search(r'<html lang="(\w+)">', page).group(1)
+
+
+def _error(page: str) -> str:
+    return re.search(r'<p class="error"[^>]*>(.*?)</p>', page, re.S).group(1)
+
+
+# ------------------------------------------------------------------ the language
+
+
+@pytest.mark.parametrize(
+    ("query", "header", "lang"),
+    [
+        ("", None, "ru"),
+        ("", "", "ru"),
+        ("", "en", "en"),
+        ("", "en-GB,en;q=0.8", "en"),
+        ("", "ru;q=0.1, en;q=0.9", "en"),
+        ("", "en;q=0, ru", "ru"),
+        ("", "de, fr;q=0.9", "ru"),
+        ("", "*", "ru"),
+        ("", ";;;q=abc,,, en;q=x", "ru"),
+        ("?lang=en", "ru", "en"),
+        ("?lang=ru", "en", "ru"),
+        ("?lang=xx", "en", "en"),  # an unknown choice: the header decides
+    ],
+)
+def test_the_language_of_a_page(client: TestClient, query: str, header: str | None, lang: str):
+    headers = {} if header is None else {"accept-language": header}
+    for path in ("/", "/check", "/index"):
+        page = client.get(path + query, headers=headers)
+        assert page.status_code == 200
+        assert _lang(page.text) == lang
+
+
+def test_the_pages_speak_russian_by_default(client: TestClient) -> None:
+    compare, check, index = (client.get(p).text for p in ("/", "/check", "/index"))
+    assert "<h1>Сравнение двух текстов</h1>" in compare
+    assert "<h1>Проверка текста на уникальность по индексу</h1>" in check
+    assert "<h1>Индекс</h1>" in index and "шинглов" in index
+    for page in (compare, check, index):
+        main = page.split("<main>")[1]
+        for english in ("Compare", "Check", "Text", "Profiles", "shingles", "Settings"):
+            assert not re.search(rf">\s*{english}\b", main), english
+    english = client.get("/?lang=en").text
+    assert "<h1>Compare two texts</h1>" in english
+    assert 'href="/?lang=ru" hreflang="ru"' in english  # the switch back
+
+
+def test_every_message_of_the_pages_has_its_translation() -> None:
+    mapping = [("**.py", "python"), ("**/templates/**.html", "jinja2")]
+    options = {"**/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
+    found = {
+        message
+        for _, _, message, _, _ in extract_from_dir(
+            WEB, mapping, options_map=options, keywords={"_": None, "N_": None, "gettext": None}
+        )
+    }
+    assert len(found) > 100
+    for locale in LOCALES:
+        with (LOCALE_DIR / locale / "LC_MESSAGES" / "messages.po").open("rb") as po:
+            catalog = read_po(po)
+        ids = {m.id for m in catalog if m.id}
+        assert ids == found, (locale, found - ids, ids - found)  # none missing, none stale
+        if locale != "ru":
+            continue
+        for message in catalog:
+            if message.id:
+                assert message.string, message.id
+                keys = sorted(re.findall(r"%\((\w+)\)s", message.id))
+                assert sorted(re.findall(r"%\((\w+)\)s", message.string)) == keys, message.id
+
+
+def test_the_reports_stay_english(examples: Path) -> None:
+    texts = [(examples / n).read_text("utf-8") for n in ("original.txt", "rewrite.txt")]
+    table = canon.compare_table(*texts)
+    report = compare_html(table, [Document("a", texts[0]), Document("b", texts[1])])
+    assert '<html lang="en">' in report
+    assert "<h2>Similarity</h2>" in report and "Сходство" not in report
+
+
+# ------------------------------------------------------------------ refusals
+
+
+def test_an_empty_side_is_named_in_the_pages_language(client: TestClient) -> None:
+    form = {"first_text": "", "second_text": SHORT, "k": "3", "profiles": ["lemma"]}
+    page = client.post("/", data=form)
+    assert page.status_code == 400
+    assert _error(page.text) == "Текст A пуст: вставьте текст, укажите URL или загрузите файл"
+    page = client.post("/?lang=en", data={**form, "first_text": SHORT, "second_text": "!!! ..."})
+    assert _error(page.text) == "Text B is empty: paste a text, give a URL or upload a file"
+    page = client.post("/", data={**form, "first_text": "кошка ловила"})
+    assert _error(page.text) == (
+        "Текст A: слов 2, меньше k = 3; выберите k меньше или текст длиннее"
+    )
+
+
+def test_the_json_api_keeps_its_english_and_its_field(client: TestClient) -> None:
+    answer = client.post("/api/compare", json={"first": "", "second": SHORT})
+    assert answer.status_code == 400
+    assert answer.json()["field"] == "first"
+    assert answer.json()["error"].startswith("first has 0 canonical words")
+
+
+@pytest.mark.parametrize(
+    ("form", "field", "message"),
+    [
+        ({"first_url": "https://example.org/a"}, "first",
+         "Текст A: заполните что-то одно — текст, URL или файл"),
+        ({"k": "0"}, "k", "k: укажите число от 1 до 10"),
+        ({"k": "три"}, "k", "k: укажите число от 1 до 10"),
+        ({"profiles": ["raw", "nonsense"]}, "profiles", "Профили: выберите хотя бы один"),
+        ({"profiles": []}, "profiles", "Профили: выберите хотя бы один"),
+        ({"first_text": "", "first_url": "ftp://x"}, "first",
+         "Текст A: в поле URL нужен один адрес http(s)"),
+    ],
+)  # fmt: skip
+def test_compare_form_refusals(client: TestClient, form: dict, field: str, message: str) -> None:
+    data = {"first_text": SHORT, "second_text": SHORT, "k": "3", "profiles": ["lemma"], **form}
+    page = client.post("/", data=data)
+    assert page.status_code == 400
+    assert _error(page.text) == message
+    assert f">{SHORT}</textarea>" in page.text  # the form comes back filled in
+
+
+def test_a_text_and_a_file_on_one_side_are_refused(client: TestClient) -> None:
+    files = {"first_file": ("a.txt", SHORT.encode())}
+    data = {"first_text": SHORT, "second_text": SHORT, "k": "3", "profiles": ["lemma"]}
+    page = client.post("/", data=data, files=files)
+    assert page.status_code == 400
+    assert "заполните что-то одно" in _error(page.text)
+    del data["first_text"]
+    assert client.post("/", data=data, files=files).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({"pass_mark": "120"}, "Порог уникальности: укажите число от 0 до 100"),
+        ({"sentence_threshold": "0"}, "Порог рерайта: укажите число от 0.05 до 1"),
+        ({"min_shared": "-1"}, "Общих шинглов для источника, не меньше: укажите число от 1 до 1000"),  # noqa: E501
+        ({"profiles": ["stem"]}, "Профили: выберите хотя бы один"),
+        ({"draft_text": ""}, "Черновик пуст: вставьте текст, укажите URL или загрузите файл"),
+    ],
+)  # fmt: skip
+def test_check_form_refusals(client: TestClient, form: dict, message: str) -> None:
+    data = {"draft_text": SHORT * 3, "pass_mark": "80", "profiles": ["lemma"], **form}
+    page = client.post("/check", data=data)
+    assert page.status_code == 400
+    assert _error(page.text) == message
+    assert 'name="pass_mark" min="0" max="100" step="any" value="' + data["pass_mark"] in page.text
+
+
+def test_a_refusal_without_a_key_keeps_the_librarys_words() -> None:
+    error = FieldError("first: something odd", "first")
+    assert error_text(error, translations("ru")) == "Запрос отклонён: first: something odd"
+    keyed = FieldError("x", "second", key="%(side)s: choose at least one", reason="timeout")
+    crossed = pickle.loads(pickle.dumps(keyed))  # as it comes back from a worker
+    assert (crossed.key, crossed.reason, crossed.field) == (keyed.key, "timeout", "second")
+    assert error_text(crossed, translations("ru")) == "Текст B: выберите хотя бы один"
+    by_reason = FieldError("y", "draft", reason="timeout")
+    assert error_text(by_reason, translations("ru")) == "Черновик: страница не ответила вовремя"
+    assert error_text(by_reason, translations("en")) == "The draft: the page did not answer in time"
+
+
+# ------------------------------------------------------------------ kept values
+
+
+def test_the_check_page_keeps_its_values(client: TestClient, examples: Path) -> None:
+    draft = (examples / "rewrite.txt").read_text("utf-8")
+    data = {"draft_text": draft, "exclude": "a.example\nre:^b", "skip_quotes": "1",
+            "profiles": ["lemma"], "pass_mark": "42.5", "sentence_threshold": "0.8",
+            "min_shared": "5"}  # fmt: skip
+    page = client.post("/check", data=data).text
+    assert f'<textarea name="draft_text" rows="12">{draft}</textarea>'.replace("\r\n", "\n") in page
+    assert '<textarea name="exclude" rows="2">a.example\nre:^b</textarea>' in page
+    assert 'name="skip_quotes" value="1" checked' in page
+    assert 'value="lemma" checked' in page and 'value="raw" checked' not in page
+    for name, value in (("pass_mark", "42.5"), ("sentence_threshold", "0.8"), ("min_shared", "5")):
+        assert re.search(rf'name="{name}"[^>]*value="{re.escape(value)}"', page), name
+    assert "42.5%" in page  # the pass mark the figure is judged against
+
+
+# ------------------------------------------------------------------ numbers
+
+
+def test_grouped_numbers_read_as_the_command_line_prints_them() -> None:
+    assert grouped(3376) == grouped(3376, locale="en") == "3,376"
+    assert grouped(11415.7) == "11,416"
+    assert grouped(2.5) == "2" and grouped(3.5) == "4"  # Python's rounding, half to even
+    assert grouped(1234567.891, 2, "en") == "1,234,567.89"
+    assert grouped(3376, locale="ru") == "3\xa0376"
+    assert grouped(1234567.891, 2, "ru") == "1\xa0234\xa0567,89"
+
+
+@given(st.floats(0, 1e12, allow_nan=False), st.integers(0, 3))
+def test_grouped_is_one_number_in_every_locale(value: float, digits: int) -> None:
+    english = grouped(value, digits)
+    assert english == f"{value:,.{digits}f}"
+    russian = grouped(value, digits, "ru")
+    assert russian.replace("\xa0", "").replace(",", ".") == english.replace(",", "")
+
+
+def test_the_index_page_prints_what_the_cli_prints(client: TestClient, db: Path) -> None:
+    printed = CliRunner().invoke(cli, ["index", "stats", str(db)]).output
+    page = client.get("/index?lang=en").text
+    for figure in re.findall(r"^(?:documents|file size|per document)\s+([\d,]+)", printed, re.M):
+        assert f'<td class="num">{figure}' in page
+    for rows in re.findall(r": ([\d,]+) shingles$", printed, re.M):
+        assert f'<td class="num">{rows}</td>' in page
+    assert "postings" not in page and '<th scope="col">shingles</th>' in page

@@ -69,6 +69,12 @@ __all__ = ["serve"]
     show_default=True,
     help="Seconds a page named by URL may take to fetch, redirects included.",
 )
+@click.option(
+    "--audits",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Offer site audits from the pages (/audit), kept in this folder.",
+)
 def serve(db: Path | None, host: str, port: int, **settings: Any) -> None:
     """Serve the compare and check pages and the JSON API (FastAPI under uvicorn)."""
     from ..web import create_app

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .profile import Profile, get_profile
+from .shingle import forget_hashes, token_hashes
 from .text import hyphens, latin, lemmatize, translit
 from .text.lemmatize import base_forms, parts_of_speech
 from .text.normalize import Normalized, normalize
@@ -101,6 +102,12 @@ class Canonical:
             invisible=profile.drop_ignorables,
             repairs=repair_tricks(self.text, norm, repaired.repairs),
         )
+
+    @cached_property
+    def hashes(self) -> np.ndarray:
+        """xxh3_64 of each token's UTF-8 bytes (``uint64``), what shingle hashing and
+        signatures start from; each distinct token is hashed once per process."""
+        return token_hashes(self.tokens)
 
     @property
     def fingerprint(self) -> str:
@@ -244,6 +251,7 @@ _tables: dict[Profile, dict[str, str]] = {}
 def clear_caches() -> None:
     """Forget every word seen, as in a fresh process (benchmarks use it for cold runs)."""
     _tables.clear()
+    forget_hashes()
     lemmatize.clear_caches()
     hyphens.clear_caches()
     latin.clear_caches()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -88,6 +89,27 @@ def test_writers_merge_what_is_on_disk(folder: Path) -> None:
     second.flush()
     forms, bases, _ = LemmaFile(path, "key").load()
     assert dict(zip(forms, bases)) == {"кошки": "кошка", "мышей": "мышь"}
+
+
+def _learn_in_bursts(path: Path, writer: int) -> None:
+    cache = LemmaFile(path, "key")
+    for burst in range(5):
+        cache.learn({f"ф{writer}-{burst}-{i}": f"л{writer}" for i in range(300)})
+        cache.flush()
+
+
+def test_concurrent_writers_lose_no_form(folder: Path) -> None:
+    path = folder / "shared.bin"
+    context = multiprocessing.get_context("fork")
+    writers = [context.Process(target=_learn_in_bursts, args=(path, w)) for w in range(4)]
+    for process in writers:
+        process.start()
+    for process in writers:
+        process.join(60)
+        assert process.exitcode == 0
+    forms, bases, _ = LemmaFile(path, "key").load()
+    assert len(forms) == len(set(forms)) == 4 * 5 * 300
+    assert sorted(set(bases)) == ["л0", "л1", "л2", "л3"]
 
 
 def _damage(path: Path, how: str) -> None:

@@ -10,11 +10,11 @@ start warm.
 The file holds the forms, their lemmas and each lemma's token hash (xxh3_64, as
 :mod:`canon.shingle` defines it), behind a header with the key, the counts and a checksum.  It
 is written whole to a temporary file beside it and moved into place (``os.replace``), merged
-with what is on disk at that moment, so readers never see half a file and concurrent writers
-lose nothing worse than each other's latest forms.  A process writes when it has learned many
-new forms and once more when it exits.  A file that cannot be read (damaged, truncated, another
-layout) is ignored with one warning and replaced by the next write; a directory that cannot be
-written leaves the cache in memory only.
+with what is on disk at that moment under a lock (``flock`` on a ``.lock`` file beside it), so
+readers never see half a file and concurrent writers lose none of each other's forms.  A
+process writes when it has learned many new forms and once more when it exits.  A file that
+cannot be read (damaged, truncated, another layout) is ignored with one warning and replaced by
+the next write; a directory that cannot be written leaves the cache in memory only.
 
 The directory is ``$CANON_CACHE_DIR`` if set, else the user cache directory (``platformdirs``:
 ``$XDG_CACHE_HOME/canon`` or ``~/.cache/canon`` on Linux); ``CANON_CACHE_DIR=off`` turns the
@@ -30,7 +30,8 @@ import logging
 import os
 import struct
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata
@@ -154,32 +155,53 @@ class LemmaFile:
             self.flush()
 
     def flush(self) -> None:
-        """Merge the new forms into the file (written whole, then moved into place)."""
+        """Merge the new forms into the file (written whole, then moved into place), one
+        process at a time."""
         if not self.new:
             return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with _locked(self.path.with_name(self.path.name + ".lock")):
+                self._merge()
+        except OSError as exc:
+            self._warn(f"cannot be written ({exc.strerror or exc}); lemmas stay in memory")
+            self.new.clear()
+
+    def _merge(self) -> None:
         forms, bases, _ = self.load()
         merged = dict(zip(forms, bases))
         merged.update(self.new)
         if len(merged) > MAX_FORMS:
             merged = dict(itertools.islice(merged.items(), MAX_FORMS))
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent
+        )
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(
-                prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent
-            )
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    out.write(_encode(self.key, merged))
-                os.replace(temporary, self.path)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
-        except OSError as exc:
-            self._warn(f"cannot be written ({exc.strerror or exc}); lemmas stay in memory")
-            self.new.clear()
-            return
+            with os.fdopen(handle, "wb") as out:
+                out.write(_encode(self.key, merged))
+            os.replace(temporary, self.path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
         self.new.clear()
         self.read_size = len(merged)
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``path`` (POSIX ``flock``; elsewhere writers are not serialized and
+    the last one wins)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 _files: dict[tuple[Path, int], LemmaFile] = {}

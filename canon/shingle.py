@@ -32,6 +32,7 @@ __all__ = [
     "fmix64",
     "forget_hashes",
     "keep_sampled",
+    "many_window_hashes",
     "remember_hashes",
     "shingle_hashes",
     "shingles",
@@ -136,6 +137,30 @@ def window_hashes(tokens: Tokens, k: int, step: int = 1) -> np.ndarray:
             h ^= hashes[j : j + stop : step]
             fmix64(h, inplace=True)
     return h
+
+
+def many_window_hashes(docs: Sequence[Tokens], k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The window hashes of many documents in one pass, end to end, and how many windows each
+    document has: the chain runs once over all tokens, and the windows that would straddle two
+    documents are left out.  Equal to concatenating ``window_hashes(doc, k)`` of each."""
+    _check_window(k, 1)
+    arrays = [token_hashes(d) for d in docs]
+    lengths = np.fromiter(map(len, arrays), dtype=np.int64, count=len(arrays))
+    counts = np.maximum(lengths - (k - 1), 0)
+    tokens = np.concatenate(arrays) if arrays else np.empty(0, dtype=np.uint64)
+    total = len(tokens) - k + 1
+    if total <= 0 or not counts.any():
+        return np.empty(0, dtype=np.uint64), counts
+    h = np.full(total, (k * GOLDEN) % 2**64, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(k):
+            h ^= tokens[j : j + total]
+            fmix64(h, inplace=True)
+    # Document i's windows start at its first token and go on for counts[i] tokens.
+    firsts = np.cumsum(lengths) - lengths
+    ends = np.cumsum(counts)
+    starts = np.arange(ends[-1], dtype=np.int64) + np.repeat(firsts - (ends - counts), counts)
+    return h[starts], counts
 
 
 def _sorted_distinct(values: np.ndarray) -> np.ndarray:

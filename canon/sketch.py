@@ -16,15 +16,23 @@ signatures made with other settings are never compared.
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from .errors import OptionError
-from .shingle import GOLDEN, fmix64
+from .shingle import GOLDEN, Tokens, fmix64, many_window_hashes
 
-__all__ = ["SIGNATURE_SCHEME", "Signature", "estimate_jaccard", "signature", "signatures"]
+__all__ = [
+    "SIGNATURE_SCHEME",
+    "Signature",
+    "estimate_jaccard",
+    "shingle_signatures",
+    "signature",
+    "signatures",
+]
 
 SIGNATURE_SCHEME = 1  # bumped when the construction changes: stored signatures then differ
 _MAGIC = b"CNS1"
@@ -125,18 +133,33 @@ def signatures(docs: list[np.ndarray], num_perm: int = 128, seed: int = 1) -> li
     """Signatures of many documents' shingle-hash arrays at once (one pass over all hashes)."""
     _check_num_perm(num_perm)
     sizes = np.array([len(d) for d in docs], dtype=np.intp)
+    hashes = np.concatenate(docs).astype(np.uint64) if docs else np.empty(0, np.uint64)
+    return _signatures(hashes, sizes, num_perm, seed)
+
+
+def shingle_signatures(
+    docs: Sequence[Tokens], k: int, num_perm: int = 128, seed: int = 1
+) -> list[Signature]:
+    """Signatures of many documents' k-word shingles, from their tokens or token hashes
+    (``Canonical.hashes``), in one pass: the same as :func:`signatures` of their
+    ``shingle_hashes``, without a NumPy call per document."""
+    _check_num_perm(num_perm)
+    hashes, counts = many_window_hashes(docs, k)
+    return _signatures(hashes, counts.astype(np.intp), num_perm, seed)
+
+
+def _signatures(hashes: np.ndarray, sizes: np.ndarray, num_perm: int, seed: int) -> list[Signature]:
+    """Signatures of documents whose hashes lie end to end in ``hashes``, ``sizes`` each."""
     if (sizes == 0).any():
         raise ValueError("a document with no shingles has no signature")
-    hashes = np.concatenate(docs).astype(np.uint64) if docs else np.empty(0, np.uint64)
-    owner = np.repeat(np.arange(len(docs), dtype=np.intp), sizes)
+    owner = np.repeat(np.arange(len(sizes), dtype=np.intp), sizes)
     permuted = _mix(hashes ^ _mix(np.uint64(seed)))
     # The high bits pick the bin (multiply-shift, unbiased for any num_perm); the whole
     # permuted value orders shingles within a bin.
     bins = ((permuted >> np.uint64(32)) * np.uint64(num_perm) >> np.uint64(32)).astype(np.intp)
-    table = np.full(len(docs) * num_perm, _EMPTY, dtype=np.uint64)
+    table = np.full(len(sizes) * num_perm, _EMPTY, dtype=np.uint64)
     np.minimum.at(table, owner * num_perm + bins, permuted)  # flat indices: several times faster
-    table = table.reshape(len(docs), num_perm)
-    table = _densify(table, num_perm, seed)
+    table = _densify(table.reshape(len(sizes), num_perm), num_perm, seed)
     return [Signature(row, seed) for row in table]
 
 

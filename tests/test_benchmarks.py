@@ -41,7 +41,7 @@ from benchmarks._common import (
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = (
     "crawl", "dedup", "extraction", "index", "quality", "repairs", "sampling", "sentences",
-    "seo_ranges", "speed", "verdict",
+    "seo_ranges", "signatures", "speed", "verdict",
 )  # fmt: skip
 SHARED = ("_common", "corpus", "data", "drafts", "tricks")
 

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import canon
-from canon.shingle import forget_hashes
+from canon.shingle import forget_hashes, many_window_hashes, window_hashes
 
 MASK = 2**64 - 1
 
@@ -53,6 +53,17 @@ def test_the_numpy_path_from_token_hashes_follows_the_definition(
     assert hashes.tolist() == [xxhash.xxh3_64_intdigest(t.encode("utf-8")) for t in tokens]
     assert canon.shingle_hashes(hashes, k, step).tolist() == expected
     assert canon.shingle_hashes(tokens, k, step).tolist() == expected
+
+
+@given(st.lists(words, max_size=8), st.integers(1, 5))
+def test_many_documents_in_one_pass_equal_each_alone(docs: list[list[str]], k: int) -> None:
+    """No window straddles two documents, none is lost, documents shorter than k give none."""
+    hashes, counts = many_window_hashes(docs, k)
+    assert counts.tolist() == [max(len(d) - k + 1, 0) for d in docs]
+    expected = [h for d in docs for h in window_hashes(d, k).tolist()]
+    assert hashes.tolist() == expected
+    arrays = [canon.token_hashes(d) for d in docs]
+    assert many_window_hashes(arrays, k)[0].tolist() == expected
 
 
 def test_remembered_hashes_are_the_definition_after_forgetting() -> None:

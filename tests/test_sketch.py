@@ -16,7 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import canon
-from canon.sketch import SIGNATURE_SCHEME, Signature, estimate_jaccard, signature, signatures
+from canon.sketch import (
+    SIGNATURE_SCHEME,
+    Signature,
+    estimate_jaccard,
+    shingle_signatures,
+    signature,
+    signatures,
+)
 
 _MASK = 2**64 - 1
 _EMPTY = _MASK
@@ -74,6 +81,25 @@ def test_a_batch_is_densified_row_by_row_as_the_reference(
     arrays = [np.array(sorted(d), dtype=np.uint64) for d in docs]
     got = [s.values.tolist() for s in signatures(arrays, num_perm, seed)]
     assert got == [_reference(sorted(d), num_perm, seed) for d in docs]
+
+
+@settings(max_examples=40)
+@given(
+    st.lists(st.lists(st.sampled_from("абвгдеж"), min_size=3, max_size=40), max_size=6),
+    st.integers(1, 3),
+    st.integers(1, 130),
+)
+def test_signatures_from_tokens_in_one_pass_equal_those_of_shingle_sets(
+    docs: list[list[str]], k: int, num_perm: int
+) -> None:
+    expected = signatures([canon.shingle_hashes(d, k) for d in docs], num_perm, 5)
+    assert shingle_signatures(docs, k, num_perm, 5) == expected
+    assert shingle_signatures([canon.token_hashes(d) for d in docs], k, num_perm, 5) == expected
+
+
+def test_a_document_shorter_than_k_has_no_signature_in_one_pass() -> None:
+    with pytest.raises(ValueError, match="no shingles"):
+        shingle_signatures([["а", "б", "в"], ["а"]], 2)
 
 
 @given(hash_sets, st.integers(1, 64), st.integers(0, 1000))

@@ -10,6 +10,9 @@
     python -m benchmarks.quality      # ROC-AUC of shingle Jaccard on labelled Russian pairs
     python -m benchmarks.seo_ranges   # usual water and nausea of real articles, stuffing alarms
     python -m benchmarks.sentences    # the sentence measure: its threshold on labelled pairs, cost
+    python -m benchmarks.signatures   # MinHash from tokens against datasketch and rensa
+    python -m benchmarks.lemmas       # cold, persisted and warm lemma against raw on real news
+    python -m benchmarks.workers      # canon dedup with 1 and 2 workers: wall, CPU, peak RSS
 
 Every script takes ``--quick`` for a smoke run of well under a minute, and ``--help``.  What they
 share lives here: ``_common`` (timing, tables, verdicts), ``corpus`` (generated Russian text)

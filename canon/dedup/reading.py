@@ -7,8 +7,9 @@ hashes end to end, with offsets), not a Python object per document.  Items are t
 input as blocks are handed out, and only a few blocks per worker are in flight, so a text is
 held only until it is shingled: memory follows the shingle sets, not the corpus.
 
-Workers are forked once per run and closed normally at its end, so each writes the lemmas it
-learned to the persisted lemma cache (:mod:`canon.text.lemma_cache`) as it exits.
+Workers are forked once per run, after this process has loaded the profile's rules, the
+analyzer and the persisted lemma cache (:mod:`canon.text.lemma_cache`), so they start warm;
+they are closed normally at the end, so each writes the lemmas it learned to that cache.
 """
 
 from __future__ import annotations
@@ -165,7 +166,10 @@ def _blocks(items: Iterable[Item], reading: Reading) -> Iterator[list[Item | _Fe
 def _in_workers(
     blocks: Iterator[list[Item | _Fetched]], reading: Reading, workers: int
 ) -> Iterator[Block]:
-    """Blocks read by ``workers`` processes, in order, at most ``AHEAD`` each in flight."""
+    """Blocks read by ``workers`` processes, in order, at most ``AHEAD`` each in flight.  The
+    profile's rules, the analyzer and the persisted lemmas are loaded here first, so the
+    workers are forked with them."""
+    canonicalize("проверка связи", reading.profile)
     pool = multiprocessing.get_context("fork").Pool(workers, _init, (reading,))
     try:
         pending: deque[Any] = deque()

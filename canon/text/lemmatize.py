@@ -43,7 +43,7 @@ _forms: dict[tuple[str, bool], dict[str, str]] = {}
 _lemmas: dict[str, str] = {}  # form → pymorphy3's lemma, as the cache file keeps them
 _file_read = False
 _pos: dict[str, str] = {}
-_known: dict[str, bool] = {}
+_known: dict[str, bool] = {}  # dictionary answers, kept in the cache file too
 _prefixes: dict[str, bool] = {}
 _readings: dict[str, tuple[Reading, ...]] = {}
 
@@ -90,6 +90,8 @@ def _persisted() -> dict[str, str]:
             forms, bases, hashes = cache.load()
             _lemmas.update(zip(forms, bases))
             remember_hashes(bases, hashes.tolist())
+            for asked in [f for f in forms if f.startswith("?")]:  # the dictionary's answers
+                _QUESTIONS[asked[1]][asked[3:]] = _lemmas.pop(asked) == "1"
     return _lemmas
 
 
@@ -185,10 +187,32 @@ def _remembered(cache: dict[str, Any], key: str, compute: Callable[[str], Any]) 
     return value
 
 
+_QUESTIONS = {"w": _known, "p": _prefixes}  # answers kept in the cache file as "?w word": "1"
+
+
+def _answer(kind: str, key: str, compute: Callable[[str], Any]) -> bool:
+    """A yes/no question to the dictionary, remembered here and in the cache file."""
+    _persisted()
+    answers = _QUESTIONS[kind]
+    value = answers.get(key)
+    if value is None:
+        if len(answers) >= _CACHE_LIMIT:
+            answers.clear()
+        value = answers[key] = bool(compute(key))
+        cache = lemma_file()
+        if cache is not None:
+            cache.learn({f"?{kind} {key}": "1" if value else "0"})
+    return value
+
+
+def _is_known_word(word: str) -> bool:
+    return bool(_analyzer().word_is_known(word))
+
+
 def is_known(word: str) -> bool:
     """Whether pymorphy3's dictionary has ``word`` (a lower-case form; ``е`` may stand for
     ``ё``), not merely a guess of its predictors."""
-    return bool(_remembered(_known, word, _analyzer().word_is_known))
+    return _answer("w", word, _is_known_word)
 
 
 def _has_prefix(prefix: str) -> bool:
@@ -197,7 +221,7 @@ def _has_prefix(prefix: str) -> bool:
 
 def known_prefix(prefix: str) -> bool:
     """Whether some word of pymorphy3's dictionary starts with ``prefix``."""
-    return bool(_remembered(_prefixes, prefix, _has_prefix))
+    return _answer("p", prefix, _has_prefix)
 
 
 _PRONOUN_LIKE = frozenset({"Apro", "Abbr", "Anph"})

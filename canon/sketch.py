@@ -129,23 +129,44 @@ def _densify(values: np.ndarray, num_perm: int, seed: int) -> np.ndarray:
     return filled
 
 
+_CHUNK = 1 << 18  # hashes signed at once: larger batches leave the CPU caches and slow down
+
+
+def _chunks(sizes: np.ndarray) -> list[slice]:
+    """Runs of consecutive documents of about ``_CHUNK`` hashes in all (at least one each)."""
+    ends = np.cumsum(sizes)
+    cuts, start, done = [], 0, 0
+    while start < len(sizes):
+        stop = max(int(np.searchsorted(ends, done + _CHUNK, side="right")), start + 1)
+        cuts.append(slice(start, stop))
+        done, start = int(ends[stop - 1]), stop
+    return cuts
+
+
 def signatures(docs: list[np.ndarray], num_perm: int = 128, seed: int = 1) -> list[Signature]:
     """Signatures of many documents' shingle-hash arrays at once (one pass over all hashes)."""
     _check_num_perm(num_perm)
     sizes = np.array([len(d) for d in docs], dtype=np.intp)
-    hashes = np.concatenate(docs).astype(np.uint64) if docs else np.empty(0, np.uint64)
-    return _signatures(hashes, sizes, num_perm, seed)
+    out: list[Signature] = []
+    for part in _chunks(sizes):
+        hashes = np.concatenate(docs[part]).astype(np.uint64, copy=False)
+        out += _signatures(hashes, sizes[part], num_perm, seed)
+    return out
 
 
 def shingle_signatures(
     docs: Sequence[Tokens], k: int, num_perm: int = 128, seed: int = 1
 ) -> list[Signature]:
     """Signatures of many documents' k-word shingles, from their tokens or token hashes
-    (``Canonical.hashes``), in one pass: the same as :func:`signatures` of their
-    ``shingle_hashes``, without a NumPy call per document."""
+    (``Canonical.hashes``), a few hundred thousand tokens at a time: the same as
+    :func:`signatures` of their ``shingle_hashes``, without a NumPy call per document."""
     _check_num_perm(num_perm)
-    hashes, counts = many_window_hashes(docs, k)
-    return _signatures(hashes, counts.astype(np.intp), num_perm, seed)
+    sizes = np.fromiter(map(len, docs), dtype=np.intp, count=len(docs))
+    out: list[Signature] = []
+    for part in _chunks(sizes):
+        hashes, counts = many_window_hashes(docs[part], k)
+        out += _signatures(hashes, counts.astype(np.intp), num_perm, seed)
+    return out
 
 
 def _signatures(hashes: np.ndarray, sizes: np.ndarray, num_perm: int, seed: int) -> list[Signature]:

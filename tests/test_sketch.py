@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import canon
+from canon import sketch
 from canon.sketch import (
     SIGNATURE_SCHEME,
     Signature,
@@ -95,6 +96,20 @@ def test_signatures_from_tokens_in_one_pass_equal_those_of_shingle_sets(
     expected = signatures([canon.shingle_hashes(d, k) for d in docs], num_perm, 5)
     assert shingle_signatures(docs, k, num_perm, 5) == expected
     assert shingle_signatures([canon.token_hashes(d) for d in docs], k, num_perm, 5) == expected
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 1 << 18])
+def test_batches_signed_in_chunks_equal_each_document_alone(
+    chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = np.random.default_rng(chunk)
+    docs = [rng.integers(0, 2**63, int(n), dtype=np.uint64) for n in rng.integers(1, 90, 40)]
+    alone = [signature(d, 64, 3) for d in docs]
+    tokens = [[f"w{int(x) % 50}" for x in d] + ["end"] for d in docs]
+    in_one = [signatures([canon.shingle_hashes(t, 2)], 64, 3)[0] for t in tokens]
+    monkeypatch.setattr(sketch, "_CHUNK", chunk)
+    assert signatures(docs, 64, 3) == alone
+    assert shingle_signatures(tokens, 2, 64, 3) == in_one
 
 
 def test_a_document_shorter_than_k_has_no_signature_in_one_pass() -> None:

@@ -2,7 +2,7 @@
 
 A generated corpus of ``--docs`` documents of 300 words (``benchmarks.corpus``: pymorphy3 forms
 with Zipf frequencies, joined into sentences and paragraphs; every 20th document followed by a
-copy of it with 5 % of the words replaced, so there are clusters to find) is written as one
+copy of it with 2 % of the words replaced, so there are clusters to find) is written as one
 JSON Lines file.  The ``canon dedup FILE --workers W`` command then runs in fresh processes
 (lemma profile, k = 4), the settings interleaved, ``--repeats`` rounds, medians reported:
 
@@ -51,7 +51,7 @@ MB = 1024 * 1024
 
 def write_corpus(docs: int, seed: int, path: Path) -> int:
     """``docs`` documents as JSON Lines at ``path``; how many words they have.  Every
-    ``COPY_EVERY``-th document is the one before it with 5 % of its words replaced."""
+    ``COPY_EVERY``-th document is the one before it with 2 % of its words replaced."""
     words = sample_words(load_lexicon(60_000, seed), docs * DOC_WORDS, 1.1, seed)
     rng = random.Random(seed)
     written = 0
@@ -59,7 +59,7 @@ def write_corpus(docs: int, seed: int, path: Path) -> int:
     with path.open("w", encoding="utf-8") as out:
         for i in range(docs):
             if i % COPY_EVERY == 1:
-                own = [rng.choice(words) if rng.random() < 0.05 else w for w in own]
+                own = [rng.choice(words) if rng.random() < 0.02 else w for w in own]
             else:
                 own = words[written : written + DOC_WORDS]
                 written += DOC_WORDS

@@ -11,11 +11,12 @@ JSON Lines file.  The ``canon dedup FILE --workers W`` command then runs in fres
 - warm: the lemma cache file an earlier (untimed) run wrote: every process starts warm.
 
 For each run: wall time, CPU time (user + system, of the command and its workers) and peak
-memory, sampled every 50 ms: the resident set of the command's own process, and the sum over it
-and its workers.  The speed-up is wall(1 worker) / wall(2 workers), with the
-target ≥ 1.7× (warm); the machine must have two free cores for it to mean anything, so the CPU
-times and the load average are printed too.  ``--code PATH`` runs another checkout's canon (to
-measure before and after a change).
+memory, sampled every 50 ms: the resident set (RSS) of the command's own process, and the
+proportional set (PSS: pages shared after fork counted once) summed over it and its workers.
+The speed-up is wall(1 worker) / wall(2 workers), with the target ≥ 1.7× (warm); the machine
+must have two free cores for it to mean anything, so the CPU times and the load average are
+printed too.  ``--code PATH`` runs another checkout's canon (to measure before and after a
+change).
 
 Run from the repository root::
 
@@ -77,13 +78,14 @@ class Run:
 
 
 def _rss(process: psutil.Process) -> tuple[int, int]:
-    """The resident set of ``process`` and of it with all its descendants."""
+    """The resident set of ``process``, and the proportional set (shared pages divided among
+    the processes sharing them) of it with all its descendants."""
     own = total = 0
     with contextlib.suppress(psutil.Error):
-        own = total = process.memory_info().rss
-        for child in process.children(recursive=True):
+        own = process.memory_info().rss
+        for member in [process, *process.children(recursive=True)]:
             with contextlib.suppress(psutil.Error):
-                total += child.memory_info().rss
+                total += member.memory_full_info().pss
     return own, total
 
 
@@ -93,7 +95,9 @@ def run_dedup(corpus: Path, workers: int, cache: str, code: Path, out: Path) -> 
     command = [sys.executable, "-m", "canon", "dedup", str(corpus), "--workers", str(workers),
                "--out", str(out)]  # fmt: skip
     start = time.perf_counter()
-    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    child = subprocess.Popen(  # run from the checkout, so that its canon is the one imported
+        command, cwd=code, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     watched = psutil.Process(child.pid)
     main = total = 0
     while True:
@@ -176,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"## canon dedup: {args.docs:,} documents of {DOC_WORDS} words ({words:,} new words, "
           f"every {COPY_EVERY}th a near-copy), code at {args.code}\n")  # fmt: skip
     header = ["lemma cache", "workers", "median s", "runs s", "documents/s", "CPU s",
-              "peak RSS, command MB", "peak RSS, all processes MB"]  # fmt: skip
+              "peak RSS, command MB", "peak PSS, all processes MB"]  # fmt: skip
     print(table(header, rows(runs, args.docs)))
     print()
     for line in speedups(runs):

@@ -29,6 +29,7 @@ TEXT = "Мама мыла раму, а кошки ловили мышей в с�
 def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A fresh cache directory, and this process's caches emptied around the test."""
     monkeypatch.setenv("CANON_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(lemma_cache, "_warned", False)
     clear_caches()
     yield tmp_path / "cache"
     clear_caches()
@@ -141,7 +142,9 @@ def test_a_damaged_file_is_ignored_with_one_warning_and_rebuilt(
         rebuilt = lemma_file()
         assert rebuilt is not None
         rebuilt.flush()
-    warnings = [r for r in caplog.records if r.name == "canon.lemma_cache"]
+    warnings = [
+        r for r in caplog.records if r.name == "canon.lemma_cache" and r.levelno >= logging.WARNING
+    ]
     assert len(warnings) == 1 and "damaged" in warnings[0].getMessage()
     forms, bases, _ = LemmaFile(rebuilt.path, rebuilt.key).load()  # whole again
     assert dict(zip(forms, bases))["кошки"] == "кошка"
@@ -160,6 +163,7 @@ def test_a_file_of_another_analyzer_version_is_not_read(folder: Path) -> None:
 def test_an_unwritable_directory_keeps_lemmas_in_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    monkeypatch.setattr(lemma_cache, "_warned", False)
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
     monkeypatch.setenv("CANON_CACHE_DIR", str(blocker / "cache"))
@@ -173,7 +177,9 @@ def test_an_unwritable_directory_keeps_lemmas_in_memory(
         cache.flush()
     clear_caches()
     assert "кошка" in tokens
-    (warning,) = [r for r in caplog.records if r.name == "canon.lemma_cache"]
+    (warning,) = [
+        r for r in caplog.records if r.name == "canon.lemma_cache" and r.levelno >= logging.WARNING
+    ]
     assert "cannot be" in warning.getMessage()
 
 
@@ -219,3 +225,21 @@ def test_any_flipped_byte_is_detected(table: dict[str, str], data: st.DataObject
     encoded[at] ^= data.draw(st.integers(1, 255))
     with pytest.raises((ValueError, UnicodeDecodeError)):
         lemma_cache._decode(bytes(encoded), "k")
+
+
+def test_a_profiles_table_is_kept_per_fingerprint(folder: Path) -> None:
+    from canon import canonical
+    from canon.profile import get_profile
+
+    lemma = get_profile("lemma")
+    tokens = canonicalize(TEXT, "lemma").tokens
+    cache = lemma_cache.table_file(lemma.fingerprint)
+    assert cache is not None
+    cache.flush()
+    clear_caches()
+    lemma_cache._files.clear()  # as in a new process
+    table = canonical._persisted_table(lemma)
+    assert table["кошки"] == "кошка" and table["в"] == ""  # a stop word is kept as dropped
+    assert canonicalize(TEXT, "lemma").tokens == tokens
+    other = lemma_cache.table_file(get_profile("stem").fingerprint)
+    assert other is not None and other.path != cache.path

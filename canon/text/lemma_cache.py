@@ -16,9 +16,13 @@ process writes when it has learned many new forms and once more when it exits.  
 cannot be read (damaged, truncated, another layout) is ignored with one warning and replaced by
 the next write; a directory that cannot be written leaves the cache in memory only.
 
+A profile's whole surface → canonical table (folded, lemmatized, stop words dropped: ``""``) is
+kept the same way, in a file per profile fingerprint, so a later run skips those rules too.
+
 The directory is ``$CANON_CACHE_DIR`` if set, else the user cache directory (``platformdirs``:
 ``$XDG_CACHE_HOME/canon`` or ``~/.cache/canon`` on Linux); ``CANON_CACHE_DIR=off`` turns the
-file off.  Deleting the directory (or ``canon-lemmas-*.bin`` in it) clears the cache.
+file off.  Deleting the directory (or the ``canon-lemmas-*.bin`` and ``canon-table-*.bin``
+files in it) clears the cache.
 """
 
 from __future__ import annotations
@@ -40,16 +44,19 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
-__all__ = ["CACHE_ENV", "LemmaFile", "cache_dir", "lemma_file"]
+from ..shingle import token_hashes
+
+__all__ = ["CACHE_ENV", "LemmaFile", "cache_dir", "lemma_file", "table_file"]
 
 CACHE_ENV = "CANON_CACHE_DIR"
 LAYOUT = 1  # bumped when the file layout changes
 _MAGIC = b"CNLM"
 _HEADER = struct.Struct("<4sIQQQQI")  # magic, layout, forms, forms bytes, lemmas bytes, xxh3, key
 MAX_FORMS = 2_000_000  # forms a file keeps at most (the first ones learned)
-_FLUSH_AT = 2_000  # new forms that make a process write the file (or a quarter of what it read)
+_FLUSH_AT = 10_000  # new forms that make a process write the file (or as many as it read)
 
 _log = logging.getLogger("canon.lemma_cache")
+_warned = False  # whether this process has warned about a cache file
 
 
 def cache_dir() -> Path | None:
@@ -79,11 +86,7 @@ def _key() -> str:
 def _encode(key: str, lemmas: Mapping[str, str]) -> bytes:
     forms = "\n".join(lemmas).encode("utf-8")
     bases = "\n".join(lemmas.values()).encode("utf-8")
-    digests = np.fromiter(
-        (xxhash.xxh3_64_intdigest(b.encode("utf-8")) for b in lemmas.values()),
-        dtype="<u8",
-        count=len(lemmas),
-    ).tobytes()
+    digests = token_hashes(list(lemmas.values())).astype("<u8").tobytes()
     named = key.encode("utf-8")
     payload = named + forms + bases + digests
     check = xxhash.xxh3_64_intdigest(payload)
@@ -144,14 +147,18 @@ class LemmaFile:
         return found
 
     def _warn(self, what: str) -> None:
+        """One warning a process (the files of a directory tend to fail together)."""
+        global _warned
         if not self.warned:
             self.warned = True
-            _log.warning("canon: the lemma cache %s %s", self.path, what)
+            level = logging.DEBUG if _warned else logging.WARNING
+            _warned = True
+            _log.log(level, "canon: the lemma cache %s %s", self.path, what)
 
     def learn(self, lemmas: Mapping[str, str]) -> None:
         """Forms analysed here; the file is written once enough of them are new."""
         self.new.update(lemmas)
-        if len(self.new) >= max(_FLUSH_AT, self.read_size // 4):
+        if len(self.new) >= max(_FLUSH_AT, self.read_size):
             self.flush()
 
     def flush(self) -> None:
@@ -224,16 +231,25 @@ def _register_in_worker() -> None:
     util.Finalize(None, _flush_all, exitpriority=10)
 
 
-def lemma_file() -> LemmaFile | None:
-    """This process's cache file of the installed analyzer (``None`` when it is turned off)."""
+def _file(kind: str, key: str) -> LemmaFile | None:
     folder = cache_dir()
     if folder is None:
         return None
-    key = _key()
-    name = f"canon-lemmas-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:16]}.bin"
+    name = f"canon-{kind}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:16]}.bin"
     path, pid = folder / name, os.getpid()
     found = _files.get((path, pid))
     if found is None:
         found = _files[(path, pid)] = LemmaFile(path, key)
         _register_in_worker()
     return found
+
+
+def lemma_file() -> LemmaFile | None:
+    """This process's cache file of the installed analyzer (``None`` when it is turned off)."""
+    return _file("lemmas", _key())
+
+
+def table_file(fingerprint: str) -> LemmaFile | None:
+    """This process's cache file of one profile's surface → canonical table (the profile's
+    ``fingerprint`` covers its rules and word lists; the analyzer's versions are added)."""
+    return _file("table", f"profile {fingerprint}; {_key()}")

@@ -6,10 +6,14 @@
     python -m benchmarks.extraction   # web pages → Documents: pages/s, trafilatura's share, F1
     python -m benchmarks.index        # the corpus index: add rate, size, check latency
     python -m benchmarks.sampling     # what mod-m shingle sampling costs in accuracy
+    python -m benchmarks.winnowing    # winnowing beside mod-m at the same density: its guarantee
     python -m benchmarks.dedup        # MinHash signatures against datasketch, dedup scaling
     python -m benchmarks.quality      # ROC-AUC of shingle Jaccard on labelled Russian pairs
     python -m benchmarks.seo_ranges   # usual water and nausea of real articles, stuffing alarms
     python -m benchmarks.sentences    # the sentence measure: its threshold on labelled pairs, cost
+    python -m benchmarks.signatures   # MinHash from tokens against datasketch and rensa
+    python -m benchmarks.lemmas       # cold, persisted and warm lemma against raw on real news
+    python -m benchmarks.workers      # canon dedup with 1 and 2 workers: wall, CPU, peak RSS
 
 Every script takes ``--quick`` for a smoke run of well under a minute, and ``--help``.  What they
 share lives here: ``_common`` (timing, tables, verdicts), ``corpus`` (generated Russian text)

@@ -19,7 +19,9 @@ from typing import Any
 import numpy as np
 
 from .profile import Profile, get_profile
+from .shingle import forget_hashes, remember_hashes, token_hashes
 from .text import hyphens, latin, lemmatize, translit
+from .text.lemma_cache import table_file
 from .text.lemmatize import base_forms, parts_of_speech
 from .text.normalize import Normalized, normalize
 from .text.repairs import Repaired, repair_words
@@ -119,6 +121,12 @@ class Canonical:
             invisible=profile.drop_ignorables,
             repairs=repair_tricks(self.text, steps.norm, steps.repaired.repairs),
         )
+
+    @cached_property
+    def hashes(self) -> np.ndarray:
+        """xxh3_64 of each token's UTF-8 bytes (``uint64``), what shingle hashing and
+        signatures start from; each distinct token is hashed once per process."""
+        return token_hashes(self.tokens)
 
     @property
     def fingerprint(self) -> str:
@@ -274,18 +282,32 @@ _tables: dict[Profile, dict[str, str]] = {}
 def clear_caches() -> None:
     """Forget every word seen, as in a fresh process (benchmarks use it for cold runs)."""
     _tables.clear()
+    forget_hashes()
     lemmatize.clear_caches()
     hyphens.clear_caches()
     latin.clear_caches()
     translit.clear_caches()
 
 
+def _persisted_table(profile: Profile) -> dict[str, str]:
+    """The profile's table as an earlier process left it in the cache file (or empty)."""
+    cache = table_file(profile.fingerprint)
+    if cache is None:
+        return {}
+    forms, canonical, hashes = cache.load()
+    remember_hashes(canonical, hashes.tolist())
+    return dict(zip(forms, canonical))
+
+
 def _table(
     profile: Profile, surface: list[str], distinct: set[str] | None = None
 ) -> dict[str, str]:
     """The profile's surface → canonical table, completed for ``surface`` ("" = dropped);
-    ``distinct`` is ``set(surface)`` when the caller has it."""
-    table = _tables.setdefault(profile, {})
+    ``distinct`` is ``set(surface)`` when the caller has it.  A new table starts from the
+    cache file of the profile, and what is added is written there too."""
+    table = _tables.get(profile)
+    if table is None:
+        table = _tables[profile] = _persisted_table(profile)
     distinct = set(surface) if distinct is None else distinct
     missing = list(distinct.difference(table))
     if not missing:
@@ -302,8 +324,14 @@ def _table(
         keep = [
             k and (tag not in drop or base in protected) for k, tag, base in zip(keep, tags, bases)
         ]
-    for form, base, kept in zip(missing, bases, keep):
-        table[form] = synonyms.get(base, base) if kept else ""
+    added = {
+        form: synonyms.get(base, base) if kept else ""
+        for form, base, kept in zip(missing, bases, keep)
+    }
+    table.update(added)
+    cache = table_file(profile.fingerprint)
+    if cache is not None:
+        cache.learn(added)
     return table
 
 

@@ -10,12 +10,15 @@ The hash of a shingle is defined so that anyone can recompute it, on any platfor
   MurmurHash3's 64-bit finalizer (a bijection).
 
 The chain runs over whole arrays of windows at once in NumPy, which is far faster than hashing
-each shingle's bytes in a Python loop, and never uses Python's salted ``hash()``.
+each shingle's bytes in a Python loop, and never uses Python's salted ``hash()``.  Token hashes
+are remembered per distinct token for the life of the process (by Zipf's law most tokens of a
+text are already known), so a document's tokens become a ``uint64`` array in one C-speed map;
+the functions taking tokens also take that array itself (``Canonical.hashes``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import xxhash
@@ -27,7 +30,10 @@ __all__ = [
     "FMIX_M2",
     "GOLDEN",
     "fmix64",
+    "forget_hashes",
     "keep_sampled",
+    "many_window_hashes",
+    "remember_hashes",
     "shingle_hashes",
     "shingles",
     "token_hashes",
@@ -39,6 +45,11 @@ GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / the golden ratio
 FMIX_M1 = np.uint64(0xFF51AFD7ED558CCD)  # MurmurHash3's fmix64 multipliers
 FMIX_M2 = np.uint64(0xC4CEB9FE1A85EC53)
 _S33 = np.uint64(33)
+_HASH_LIMIT = 4_000_000  # distinct tokens whose hash is remembered; a real corpus stays below
+
+_known: dict[str, int] = {}
+
+Tokens = Sequence[str] | np.ndarray  # words, or their token hashes (``uint64``)
 
 
 def _check_window(k: int, step: int) -> None:
@@ -61,10 +72,36 @@ def shingles(tokens: Sequence[str], k: int, step: int = 1) -> set[tuple[str, ...
     return {tokens[i : i + k] for i in range(0, count * step, step)}
 
 
-def token_hashes(tokens: Sequence[str]) -> np.ndarray:
-    """xxh3_64 of each token's UTF-8 bytes (``uint64`` array); each distinct token hashed once."""
-    distinct = {t: xxhash.xxh3_64_intdigest(t.encode("utf-8")) for t in set(tokens)}
-    return np.fromiter(map(distinct.__getitem__, tokens), dtype=np.uint64, count=len(tokens))
+def _xxh3(token: str) -> int:
+    return xxhash.xxh3_64_intdigest(token.encode("utf-8"))
+
+
+def remember_hashes(tokens: Iterable[str], hashes: Iterable[int]) -> None:
+    """Seed the token-hash memory with hashes computed elsewhere (a persisted cache)."""
+    if len(_known) < _HASH_LIMIT:
+        _known.update(zip(tokens, hashes))
+
+
+def forget_hashes() -> None:
+    """Forget every remembered token hash, as in a fresh process (for cold benchmarks)."""
+    _known.clear()
+
+
+def token_hashes(tokens: Tokens) -> np.ndarray:
+    """xxh3_64 of each token's UTF-8 bytes (``uint64`` array); each distinct token is hashed
+    once per process.  An array of token hashes is returned as it is."""
+    if isinstance(tokens, np.ndarray):
+        return tokens.astype(np.uint64, copy=False)
+    try:
+        return np.fromiter(map(_known.__getitem__, tokens), dtype=np.uint64, count=len(tokens))
+    except KeyError:
+        pass
+    missing = set(tokens).difference(_known)
+    if len(_known) + len(missing) > _HASH_LIMIT:
+        _known.clear()
+        missing = set(tokens)
+    _known.update(zip(missing, map(_xxh3, missing)))
+    return np.fromiter(map(_known.__getitem__, tokens), dtype=np.uint64, count=len(tokens))
 
 
 def fmix64(x: np.ndarray, *, inplace: bool = False) -> np.ndarray:
@@ -80,13 +117,15 @@ def fmix64(x: np.ndarray, *, inplace: bool = False) -> np.ndarray:
     return x
 
 
-def shingle_hashes(tokens: Sequence[str], k: int, step: int = 1) -> np.ndarray:
-    """The sorted distinct 64-bit hashes of the shingles (see the module's definition)."""
+def shingle_hashes(tokens: Tokens, k: int, step: int = 1) -> np.ndarray:
+    """The sorted distinct 64-bit hashes of the shingles (see the module's definition) of
+    ``tokens``, words or their :func:`token_hashes`."""
     return _sorted_distinct(window_hashes(tokens, k, step))
 
 
-def window_hashes(tokens: Sequence[str], k: int, step: int = 1) -> np.ndarray:
-    """The hash of every window in order (window ``i`` starts at token ``i * step``)."""
+def window_hashes(tokens: Tokens, k: int, step: int = 1) -> np.ndarray:
+    """The hash of every window in order (window ``i`` starts at token ``i * step``) of
+    ``tokens``, words or their :func:`token_hashes`."""
     count = window_count(len(tokens), k, step)
     if count == 0:
         return np.empty(0, dtype=np.uint64)
@@ -98,6 +137,30 @@ def window_hashes(tokens: Sequence[str], k: int, step: int = 1) -> np.ndarray:
             h ^= hashes[j : j + stop : step]
             fmix64(h, inplace=True)
     return h
+
+
+def many_window_hashes(docs: Sequence[Tokens], k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The window hashes of many documents in one pass, end to end, and how many windows each
+    document has: the chain runs once over all tokens, and the windows that would straddle two
+    documents are left out.  Equal to concatenating ``window_hashes(doc, k)`` of each."""
+    _check_window(k, 1)
+    arrays = [token_hashes(d) for d in docs]
+    lengths = np.fromiter(map(len, arrays), dtype=np.int64, count=len(arrays))
+    counts = np.maximum(lengths - (k - 1), 0)
+    tokens = np.concatenate(arrays) if arrays else np.empty(0, dtype=np.uint64)
+    total = len(tokens) - k + 1
+    if total <= 0 or not counts.any():
+        return np.empty(0, dtype=np.uint64), counts
+    h = np.full(total, (k * GOLDEN) % 2**64, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(k):
+            h ^= tokens[j : j + total]
+            fmix64(h, inplace=True)
+    # Document i's windows start at its first token and go on for counts[i] tokens.
+    firsts = np.cumsum(lengths) - lengths
+    ends = np.cumsum(counts)
+    starts = np.arange(ends[-1], dtype=np.int64) + np.repeat(firsts - (ends - counts), counts)
+    return h[starts], counts
 
 
 def _sorted_distinct(values: np.ndarray) -> np.ndarray:

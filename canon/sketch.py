@@ -16,14 +16,23 @@ signatures made with other settings are never compared.
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from .errors import OptionError
-from .shingle import GOLDEN, fmix64
+from .shingle import GOLDEN, Tokens, fmix64, many_window_hashes
 
-__all__ = ["SIGNATURE_SCHEME", "Signature", "estimate_jaccard", "signature", "signatures"]
+__all__ = [
+    "SIGNATURE_SCHEME",
+    "Signature",
+    "estimate_jaccard",
+    "shingle_signatures",
+    "signature",
+    "signatures",
+]
 
 SIGNATURE_SCHEME = 1  # bumped when the construction changes: stored signatures then differ
 _MAGIC = b"CNS1"
@@ -77,42 +86,101 @@ class Signature:
     __hash__ = None  # type: ignore[assignment]
 
 
-def _densify(values: np.ndarray, num_perm: int, seed: int) -> np.ndarray:
-    """Fill empty bins (rows of ``values``) from non-empty ones, the same way for every row."""
-    empty = values == _EMPTY
-    if not empty.any():
-        return values
-    bins = np.arange(num_perm, dtype=np.uint64)
+_FIRST_ATTEMPTS = 8  # attempts tried at once at first; each further round tries twice as many
+
+
+@lru_cache(maxsize=64)
+def _sources(num_perm: int, seed: int, start: int, stop: int) -> np.ndarray:
+    """The bin each bin borrows from at attempts ``start`` … ``stop - 1`` (a bins × attempts
+    array): a hash of the bin, the attempt and the seed only."""
+    bins = np.arange(num_perm, dtype=np.uint64)[:, None]
+    attempts = np.arange(start, stop, dtype=np.uint64)[None, :]
     salt = _mix(np.uint64(seed) ^ _GOLDEN)
+    key = _mix(bins * np.uint64(num_perm + 1) + attempts ^ salt)
+    sources = (key % np.uint64(num_perm)).astype(np.intp)
+    sources.flags.writeable = False
+    return sources
+
+
+def _densify(values: np.ndarray, num_perm: int, seed: int) -> np.ndarray:
+    """Fill empty bins (rows of ``values``) from non-empty ones, the same way for every row.
+
+    An empty bin takes the original value of the first bin of its attempt sequence that is not
+    empty (never a filled one).  Every empty bin of every row is followed at once, a growing
+    block of attempts at a time, until each has found one (or ``64 · num_perm`` attempts)."""
+    empty = values == _EMPTY
+    rows = np.flatnonzero(empty.any(axis=1))
+    if len(rows) == 0:
+        return values
     filled = values.copy()
-    pending = empty.copy()
-    for attempt in range(1, 64 * num_perm):
-        if not pending.any():
-            break
-        key = _mix(bins * np.uint64(num_perm + 1) + np.uint64(attempt) ^ salt)
-        source = (key % np.uint64(num_perm)).astype(np.intp)
-        borrowed = values[:, source]  # borrow from the original, never from a filled bin
-        take = pending & (borrowed != _EMPTY)
-        filled[take] = borrowed[take]
-        pending &= ~take
+    full = ~empty[rows].ravel()
+    row, bins = np.nonzero(empty[rows])  # the pending (row, bin) pairs, rows of ``full``
+    start, width, last = 1, _FIRST_ATTEMPTS, 64 * num_perm
+    while len(row) and start < last:
+        stop = min(start + width, last)
+        tried = _sources(num_perm, seed, start, stop)[bins]  # pending × attempts
+        tried += (row * num_perm)[:, None]  # flat places in the rows of ``full``
+        found = full[tried]
+        hit = found.any(axis=1)
+        first = tried[hit, found[hit].argmax(axis=1)] % num_perm
+        filled[rows[row[hit]], bins[hit]] = values[rows[row[hit]], first]
+        row, bins = row[~hit], bins[~hit]
+        start, width = stop, width * 2
     return filled
+
+
+_CHUNK = 1 << 18  # hashes signed at once: larger batches leave the CPU caches and slow down
+
+
+def _chunks(sizes: np.ndarray) -> list[slice]:
+    """Runs of consecutive documents of about ``_CHUNK`` hashes in all (at least one each)."""
+    ends = np.cumsum(sizes)
+    cuts, start, done = [], 0, 0
+    while start < len(sizes):
+        stop = max(int(np.searchsorted(ends, done + _CHUNK, side="right")), start + 1)
+        cuts.append(slice(start, stop))
+        done, start = int(ends[stop - 1]), stop
+    return cuts
 
 
 def signatures(docs: list[np.ndarray], num_perm: int = 128, seed: int = 1) -> list[Signature]:
     """Signatures of many documents' shingle-hash arrays at once (one pass over all hashes)."""
     _check_num_perm(num_perm)
     sizes = np.array([len(d) for d in docs], dtype=np.intp)
+    out: list[Signature] = []
+    for part in _chunks(sizes):
+        hashes = np.concatenate(docs[part]).astype(np.uint64, copy=False)
+        out += _signatures(hashes, sizes[part], num_perm, seed)
+    return out
+
+
+def shingle_signatures(
+    docs: Sequence[Tokens], k: int, num_perm: int = 128, seed: int = 1
+) -> list[Signature]:
+    """Signatures of many documents' k-word shingles, from their tokens or token hashes
+    (``Canonical.hashes``), a few hundred thousand tokens at a time: the same as
+    :func:`signatures` of their ``shingle_hashes``, without a NumPy call per document."""
+    _check_num_perm(num_perm)
+    sizes = np.fromiter(map(len, docs), dtype=np.intp, count=len(docs))
+    out: list[Signature] = []
+    for part in _chunks(sizes):
+        hashes, counts = many_window_hashes(docs[part], k)
+        out += _signatures(hashes, counts.astype(np.intp), num_perm, seed)
+    return out
+
+
+def _signatures(hashes: np.ndarray, sizes: np.ndarray, num_perm: int, seed: int) -> list[Signature]:
+    """Signatures of documents whose hashes lie end to end in ``hashes``, ``sizes`` each."""
     if (sizes == 0).any():
         raise ValueError("a document with no shingles has no signature")
-    hashes = np.concatenate(docs).astype(np.uint64) if docs else np.empty(0, np.uint64)
-    owner = np.repeat(np.arange(len(docs), dtype=np.intp), sizes)
+    owner = np.repeat(np.arange(len(sizes), dtype=np.intp), sizes)
     permuted = _mix(hashes ^ _mix(np.uint64(seed)))
     # The high bits pick the bin (multiply-shift, unbiased for any num_perm); the whole
     # permuted value orders shingles within a bin.
     bins = ((permuted >> np.uint64(32)) * np.uint64(num_perm) >> np.uint64(32)).astype(np.intp)
-    table = np.full((len(docs), num_perm), _EMPTY, dtype=np.uint64)
-    np.minimum.at(table, (owner, bins), permuted)
-    table = _densify(table, num_perm, seed)
+    table = np.full(len(sizes) * num_perm, _EMPTY, dtype=np.uint64)
+    np.minimum.at(table, owner * num_perm + bins, permuted)  # flat indices: several times faster
+    table = _densify(table.reshape(len(sizes), num_perm), num_perm, seed)
     return [Signature(row, seed) for row in table]
 
 

@@ -19,6 +19,20 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = ROOT.parent / "shared" / "data"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def lemma_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The persisted lemma cache of the whole run (CLI subprocesses too) in a temporary folder,
+    never the user's cache directory."""
+    folder = tmp_path_factory.mktemp("lemma-cache")
+    before = os.environ.get("CANON_CACHE_DIR")
+    os.environ["CANON_CACHE_DIR"] = str(folder)
+    yield folder
+    if before is None:
+        os.environ.pop("CANON_CACHE_DIR", None)
+    else:
+        os.environ["CANON_CACHE_DIR"] = before
+
+
 @pytest.fixture
 def examples() -> Path:
     return ROOT / "examples"

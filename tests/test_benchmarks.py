@@ -40,8 +40,8 @@ from benchmarks._common import (
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = (
-    "crawl", "dedup", "extraction", "index", "quality", "repairs", "sampling", "sentences",
-    "seo_ranges", "speed", "verdict", "winnowing",
+    "crawl", "dedup", "extraction", "index", "lemmas", "quality", "repairs", "sampling",
+    "sentences", "seo_ranges", "signatures", "speed", "verdict", "winnowing", "workers",
 )  # fmt: skip
 SHARED = ("_common", "corpus", "data", "drafts", "tricks")
 

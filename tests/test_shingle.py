@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import canon
+from canon.shingle import forget_hashes, many_window_hashes, window_hashes
 
 MASK = 2**64 - 1
 
@@ -36,6 +37,50 @@ words = st.lists(st.sampled_from(["а", "б", "в", "г", "дом", "кот", "x
 def test_vectorized_hashes_follow_the_definition(tokens: list[str], k: int, step: int) -> None:
     expected = sorted({slow_hash(w) for w in canon.shingles(tokens, k, step)})
     assert canon.shingle_hashes(tokens, k, step).tolist() == expected
+
+
+any_words = st.lists(st.text(min_size=1, max_size=6), max_size=40)
+
+
+@given(any_words, st.integers(1, 6), st.integers(1, 3))
+def test_the_numpy_path_from_token_hashes_follows_the_definition(
+    tokens: list[str], k: int, step: int
+) -> None:
+    """Token hashes as an array (what canonicalization hands out) give the same shingle hashes
+    as the plain definition, for any words (repeats, marks, surrogate-free Unicode)."""
+    expected = sorted({slow_hash(w) for w in canon.shingles(tokens, k, step)})
+    hashes = canon.token_hashes(tokens)
+    assert hashes.tolist() == [xxhash.xxh3_64_intdigest(t.encode("utf-8")) for t in tokens]
+    assert canon.shingle_hashes(hashes, k, step).tolist() == expected
+    assert canon.shingle_hashes(tokens, k, step).tolist() == expected
+
+
+@given(st.lists(words, max_size=8), st.integers(1, 5))
+def test_many_documents_in_one_pass_equal_each_alone(docs: list[list[str]], k: int) -> None:
+    """No window straddles two documents, none is lost, documents shorter than k give none."""
+    hashes, counts = many_window_hashes(docs, k)
+    assert counts.tolist() == [max(len(d) - k + 1, 0) for d in docs]
+    expected = [h for d in docs for h in window_hashes(d, k).tolist()]
+    assert hashes.tolist() == expected
+    arrays = [canon.token_hashes(d) for d in docs]
+    assert many_window_hashes(arrays, k)[0].tolist() == expected
+
+
+def test_remembered_hashes_are_the_definition_after_forgetting() -> None:
+    tokens = ["кот", "дом", "кот"]
+    first = canon.token_hashes(tokens).tolist()
+    forget_hashes()
+    assert canon.token_hashes(tokens).tolist() == first
+    assert first[0] == first[2] == xxhash.xxh3_64_intdigest("кот".encode())
+
+
+@given(st.text(alphabet="абвгдеёжз кот, дом. ABC-x", max_size=200))
+def test_canonical_hashes_are_the_token_hashes(text: str) -> None:
+    for profile in ("raw", "lemma"):
+        canonical = canon.canonicalize(text, profile)
+        expected = [xxhash.xxh3_64_intdigest(t.encode("utf-8")) for t in canonical.tokens]
+        assert canonical.hashes.dtype == np.uint64
+        assert canonical.hashes.tolist() == expected
 
 
 @given(words, st.integers(1, 5))

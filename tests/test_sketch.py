@@ -16,7 +16,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import canon
-from canon.sketch import SIGNATURE_SCHEME, Signature, estimate_jaccard, signature, signatures
+from canon import sketch
+from canon.sketch import (
+    SIGNATURE_SCHEME,
+    Signature,
+    estimate_jaccard,
+    shingle_signatures,
+    signature,
+    signatures,
+)
 
 _MASK = 2**64 - 1
 _EMPTY = _MASK
@@ -62,6 +70,51 @@ def test_signature_equals_the_scalar_reference(hashes: set[int], num_perm: int, 
     sig = signature(array, num_perm, seed)
     assert sig.values.dtype == np.uint64 and sig.num_perm == num_perm and sig.seed == seed
     assert sig.values.tolist() == _reference(sorted(hashes), num_perm, seed)
+
+
+@settings(max_examples=40)
+@given(st.lists(hash_sets, min_size=1, max_size=8), st.integers(1, 130), st.integers(0, _MASK))
+def test_a_batch_is_densified_row_by_row_as_the_reference(
+    docs: list[set[int]], num_perm: int, seed: int
+) -> None:
+    """The vectorized densification follows every empty bin of every row at once; each row
+    must still be the scalar reference of its own document."""
+    arrays = [np.array(sorted(d), dtype=np.uint64) for d in docs]
+    got = [s.values.tolist() for s in signatures(arrays, num_perm, seed)]
+    assert got == [_reference(sorted(d), num_perm, seed) for d in docs]
+
+
+@settings(max_examples=40)
+@given(
+    st.lists(st.lists(st.sampled_from("абвгдеж"), min_size=3, max_size=40), max_size=6),
+    st.integers(1, 3),
+    st.integers(1, 130),
+)
+def test_signatures_from_tokens_in_one_pass_equal_those_of_shingle_sets(
+    docs: list[list[str]], k: int, num_perm: int
+) -> None:
+    expected = signatures([canon.shingle_hashes(d, k) for d in docs], num_perm, 5)
+    assert shingle_signatures(docs, k, num_perm, 5) == expected
+    assert shingle_signatures([canon.token_hashes(d) for d in docs], k, num_perm, 5) == expected
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 1 << 18])
+def test_batches_signed_in_chunks_equal_each_document_alone(
+    chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = np.random.default_rng(chunk)
+    docs = [rng.integers(0, 2**63, int(n), dtype=np.uint64) for n in rng.integers(1, 90, 40)]
+    alone = [signature(d, 64, 3) for d in docs]
+    tokens = [[f"w{int(x) % 50}" for x in d] + ["end"] for d in docs]
+    in_one = [signatures([canon.shingle_hashes(t, 2)], 64, 3)[0] for t in tokens]
+    monkeypatch.setattr(sketch, "_CHUNK", chunk)
+    assert signatures(docs, 64, 3) == alone
+    assert shingle_signatures(tokens, 2, 64, 3) == in_one
+
+
+def test_a_document_shorter_than_k_has_no_signature_in_one_pass() -> None:
+    with pytest.raises(ValueError, match="no shingles"):
+        shingle_signatures([["а", "б", "в"], ["а"]], 2)
 
 
 @given(hash_sets, st.integers(1, 64), st.integers(0, 1000))

@@ -217,11 +217,12 @@ class DaskEngine:
 
     def run(
         self,
-        inputs: Sequence[Item | Entry],
+        inputs: Iterable[Item | Entry],
         settings: MinHashSettings,
         reading: Reading,
         on_stage: Any = None,
     ) -> tuple[DedupResult, list[Failure]]:
+        inputs = list(inputs)
         with connect(self.scheduler, self.workers) as client:
             if on_stage is not None:
                 on_stage("reading, shingling and clustering on Dask")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -12,7 +12,7 @@ from ..lsh import band_keys
 from ..sketch import signatures
 from ..sources.collection import Failure, Item
 from .settings import MinHashSettings, Reading
-from .stages import DedupResult, Entry, candidates, clusters, read_entries, verify
+from .stages import DedupResult, Entry, candidates, clusters, iter_entries, verify
 
 __all__ = ["LocalEngine", "dedup"]
 
@@ -67,19 +67,21 @@ def dedup(
 
 @dataclass(frozen=True)
 class LocalEngine:
-    """Read in ``workers`` processes, then run the stages here."""
+    """Read in ``workers`` processes (texts streamed from the inputs, dropped once shingled),
+    then run the stages here."""
 
     workers: int = 1
 
     def run(
         self,
-        inputs: Sequence[Item | Entry],
+        inputs: Iterable[Item | Entry],
         settings: MinHashSettings,
         reading: Reading,
         on_stage: Stage = _quiet,
     ) -> tuple[DedupResult, list[Failure]]:
         on_stage("reading and shingling")
-        ready = read_entries(inputs, reading, workers=self.workers)
-        failures = [x for x in ready if isinstance(x, Failure)]
-        entries = [x for x in ready if isinstance(x, Entry)]
+        entries: list[Entry] = []
+        failures: list[Failure] = []
+        for x in iter_entries(inputs, reading, workers=self.workers):
+            (entries if isinstance(x, Entry) else failures).append(x)  # type: ignore[arg-type]
         return dedup(entries, settings, on_stage=on_stage), failures

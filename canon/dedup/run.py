@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Protocol
 
@@ -23,7 +24,7 @@ class Engine(Protocol):
 
     def run(
         self,
-        inputs: Sequence[Item | Entry],
+        inputs: Iterable[Item | Entry],
         settings: MinHashSettings,
         reading: Reading,
         on_stage: Callable[[str], None],
@@ -67,12 +68,17 @@ def dedup_corpus(
         raise OptionError("sources", "are missing: give sources to deduplicate, or an index")
     settings = settings or MinHashSettings()
     reading = reading or Reading()
-    inputs: list[Item | Entry] = []
-    if index is not None:
-        inputs += _index_entries(Path(index), reading.profile.name)
-    expanded = list(expand(sources))
-    inputs += [e for e in expanded if isinstance(e, Item)]
-    failures = [e for e in expanded if isinstance(e, Failure)]
+    failures: list[Failure] = []
+
+    def sourced() -> Iterator[Item]:
+        for found in expand(sources):  # read lazily: texts stream through the engine
+            if isinstance(found, Failure):
+                failures.append(found)
+            else:
+                yield found
+
+    stored = _index_entries(Path(index), reading.profile.name) if index is not None else []
+    inputs = chain(stored, sourced())
     result, failed = (engine or LocalEngine()).run(inputs, settings, reading, on_stage)
     on_stage("")
     return DedupRun(result, tuple(failures + failed))

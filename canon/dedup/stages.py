@@ -7,16 +7,16 @@ connected components of the verified pairs (union-find).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..index.prepare import prepare_all
-from ..index.store import Prepared
 from ..measures import exact_jaccard
 from ..sources.collection import Failure, Item
+from .reading import read_stream
 from .settings import Reading
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "Entry",
     "candidates",
     "clusters",
+    "iter_entries",
     "pairs_within",
     "read_entries",
     "verify",
@@ -154,27 +155,35 @@ def clusters(
     return found
 
 
+def iter_entries(
+    inputs: Iterable[Item | Entry], reading: Reading, *, workers: int = 1
+) -> Iterator[Entry | Failure]:
+    """Shingle sets for dedup, one per input in order, as they are ready: items are read and
+    canonicalized (in ``workers`` processes, a block at a time, taken from ``inputs`` only as
+    they are needed), entries pass through, and an item that cannot be read becomes a
+    Failure."""
+    order: deque[Entry | None] = deque()  # inputs taken and not given back; None: an item
+
+    def items() -> Iterator[Item]:
+        for x in inputs:
+            order.append(x if isinstance(x, Entry) else None)
+            if not isinstance(x, Entry):
+                yield x
+
+    for result in read_stream(items(), reading, workers=workers):
+        while order[0] is not None:
+            yield order.popleft()  # type: ignore[misc]
+        order.popleft()
+        if isinstance(result, Failure):
+            yield result
+        else:
+            source, chars, hashes = result
+            yield Entry(source, hashes, chars)
+    yield from order  # type: ignore[misc]  # only entries are left
+
+
 def read_entries(
-    inputs: Sequence[Item | Entry], reading: Reading, *, workers: int = 1
+    inputs: Iterable[Item | Entry], reading: Reading, *, workers: int = 1
 ) -> list[Entry | Failure]:
-    """Shingle sets for dedup, one per input in order: items are read and canonicalized,
-    entries pass through, and an item that cannot be read becomes a Failure."""
-    items = [x for x in inputs if isinstance(x, Item)]
-    results = iter(
-        prepare_all(
-            items,
-            [reading.profile],
-            k=reading.k,
-            whole_page=reading.whole_page,
-            fetch_options=reading.fetch_options,
-            workers=workers,
-        )
-    )
-    ready: list[Entry | Failure] = []
-    for x in inputs:
-        result = x if isinstance(x, Entry) else next(results)
-        if isinstance(result, Prepared):
-            ((_, hashes),) = result.shingles.values()
-            result = Entry(result.source, hashes, result.chars)
-        ready.append(result)  # type: ignore[arg-type]
-    return ready
+    """:func:`iter_entries`, all at once."""
+    return list(iter_entries(inputs, reading, workers=workers))

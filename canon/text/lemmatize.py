@@ -2,11 +2,12 @@
 of a word: the only importer of either library.
 
 Word frequencies follow Zipf's law, so most tokens of a text are forms already seen: every
-distinct form is analysed once per process and remembered, and a batch of tokens is mapped
-through that cache at C speed.  The dictionary questions the repairs ask (is this a known word,
-does any known word start so, which readings has it) are remembered the same way.  The
-analyzer and stemmers are built on first use, so importing canon (and ``canon --help``) stays
-fast.
+distinct form is analysed once and remembered, and a batch of tokens is mapped through that
+cache at C speed.  The lemmas are also kept between processes and runs, in a file per analyzer
+version (:mod:`canon.text.lemma_cache`): a worker or a later run starts warm.  The dictionary
+questions the repairs ask (is this a known word, does any known word start so, which readings
+has it) are remembered the same way, per process.  The analyzer and stemmers are built on
+first use, so importing canon (and ``canon --help``) stays fast.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..errors import MissingResource
+from ..shingle import remember_hashes
+from .lemma_cache import lemma_file
 
 __all__ = [
     "Reading",
@@ -37,8 +40,10 @@ _LATIN_ONLY = re.compile(r"[a-z]+")
 _CACHE_LIMIT = 2_000_000  # distinct forms per method; a real corpus stays far below
 
 _forms: dict[tuple[str, bool], dict[str, str]] = {}
+_lemmas: dict[str, str] = {}  # form → pymorphy3's lemma, as the cache file keeps them
+_file_read = False
 _pos: dict[str, str] = {}
-_known: dict[str, bool] = {}
+_known: dict[str, bool] = {}  # dictionary answers, kept in the cache file too
 _prefixes: dict[str, bool] = {}
 _readings: dict[str, tuple[Reading, ...]] = {}
 
@@ -75,10 +80,50 @@ def _stemmers() -> tuple[Callable[[str], str], Callable[[str], str]]:
     return SnowballStemmer("russian").stem, SnowballStemmer("english").stem
 
 
-def _lemma(form: str) -> str:
-    if form.isascii():
-        return form  # numbers and Latin words: pymorphy3 would return them unchanged
-    return _analyzer().parse(form)[0].normal_form
+def _persisted() -> dict[str, str]:
+    """Every lemma known, the cache file's read at first use (and its token hashes noted)."""
+    global _file_read
+    if not _file_read:
+        _file_read = True
+        cache = lemma_file()
+        if cache is not None:
+            forms, bases, hashes = cache.load()
+            _lemmas.update(zip(forms, bases))
+            remember_hashes(bases, hashes.tolist())
+            for asked in [f for f in forms if f.startswith("?")]:  # the dictionary's answers
+                _QUESTIONS[asked[1]][asked[3:]] = _lemmas.pop(asked) == "1"
+    return _lemmas
+
+
+def _lemmas_of(forms: Iterable[str]) -> dict[str, str]:
+    """The lemma of each form: from memory or the cache file, else from pymorphy3 (and then
+    remembered, in the file too).  Numbers and Latin words stay as they are."""
+    known = _persisted()
+    found: dict[str, str] = {}
+    new: dict[str, str] = {}
+    for form in forms:
+        lemma = form if form.isascii() else known.get(form)
+        if lemma is None:
+            lemma = new[form] = _analyzer().parse(form)[0].normal_form
+        found[form] = lemma
+    if new:
+        known.update(new)
+        cache = lemma_file()
+        if cache is not None:
+            cache.learn(new)
+    return found
+
+
+def _fold_yo(base: str) -> str:
+    return base.replace("ё", "е") if "ё" in base else base
+
+
+def _start_table(method: str, yo_fold: bool) -> dict[str, str]:
+    """A new form → base table; lemma tables start with every persisted lemma."""
+    if method != "lemma":
+        return {}
+    known = _persisted()
+    return {f: _fold_yo(b) for f, b in known.items()} if yo_fold else dict(known)
 
 
 def _stem_part(part: str) -> str:
@@ -94,34 +139,43 @@ def _stem(form: str) -> str:
     return "-".join(_stem_part(p) for p in form.split("-"))
 
 
-_ANALYSERS: dict[str, Callable[[str], str]] = {"lemma": _lemma, "stem": _stem}
-
-
 def base_forms(tokens: list[str], method: str, yo_fold: bool = False) -> list[str]:
     """Replace each token by its lemma (``method="lemma"``) or stem (``"stem"``).
 
     pymorphy3 restores ``ё`` in lemmas (``котенок`` → ``котёнок``); ``yo_fold`` writes it as
     ``е`` again.
     """
-    known = _forms.setdefault((method, yo_fold), {})
+    known = _forms.get((method, yo_fold))
+    if known is None:
+        known = _forms[(method, yo_fold)] = _start_table(method, yo_fold)
+    try:
+        return list(map(known.__getitem__, tokens))
+    except KeyError:
+        pass
     missing = set(tokens).difference(known)
-    if missing:
-        if len(known) + len(missing) > _CACHE_LIMIT:
-            clear_caches()
-            missing = set(tokens)
-        analyse = _ANALYSERS[method]
-        for form in missing:
-            base = analyse(form)
-            known[form] = base.replace("ё", "е") if yo_fold and "ё" in base else base
+    if len(known) + len(missing) > _CACHE_LIMIT:
+        _forget()
+        missing = set(tokens)
+    bases = _lemmas_of(missing) if method == "lemma" else {f: _stem(f) for f in missing}
+    known.update({f: _fold_yo(b) for f, b in bases.items()} if yo_fold else bases)
     return list(map(known.__getitem__, tokens))
 
 
-def clear_caches() -> None:
-    """Forget every analysed form (memory is bounded anyway; benchmarks use this for cold runs)."""
+def _forget() -> None:
     for known in _forms.values():
         known.clear()
+    _lemmas.clear()
     for remembered in (_pos, _known, _prefixes, _readings):
         remembered.clear()
+
+
+def clear_caches() -> None:
+    """Forget every analysed form, as in a fresh process (the cache file is read again at the
+    next lemma; benchmarks use this for cold runs)."""
+    global _file_read
+    _forget()
+    _forms.clear()
+    _file_read = False
 
 
 def _remembered(cache: dict[str, Any], key: str, compute: Callable[[str], Any]) -> Any:
@@ -133,10 +187,32 @@ def _remembered(cache: dict[str, Any], key: str, compute: Callable[[str], Any]) 
     return value
 
 
+_QUESTIONS = {"w": _known, "p": _prefixes}  # answers kept in the cache file as "?w word": "1"
+
+
+def _answer(kind: str, key: str, compute: Callable[[str], Any]) -> bool:
+    """A yes/no question to the dictionary, remembered here and in the cache file."""
+    _persisted()
+    answers = _QUESTIONS[kind]
+    value = answers.get(key)
+    if value is None:
+        if len(answers) >= _CACHE_LIMIT:
+            answers.clear()
+        value = answers[key] = bool(compute(key))
+        cache = lemma_file()
+        if cache is not None:
+            cache.learn({f"?{kind} {key}": "1" if value else "0"})
+    return value
+
+
+def _is_known_word(word: str) -> bool:
+    return bool(_analyzer().word_is_known(word))
+
+
 def is_known(word: str) -> bool:
     """Whether pymorphy3's dictionary has ``word`` (a lower-case form; ``е`` may stand for
     ``ё``), not merely a guess of its predictors."""
-    return bool(_remembered(_known, word, _analyzer().word_is_known))
+    return _answer("w", word, _is_known_word)
 
 
 def _has_prefix(prefix: str) -> bool:
@@ -145,7 +221,7 @@ def _has_prefix(prefix: str) -> bool:
 
 def known_prefix(prefix: str) -> bool:
     """Whether some word of pymorphy3's dictionary starts with ``prefix``."""
-    return bool(_remembered(_prefixes, prefix, _has_prefix))
+    return _answer("p", prefix, _has_prefix)
 
 
 _PRONOUN_LIKE = frozenset({"Apro", "Abbr", "Anph"})

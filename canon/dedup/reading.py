@@ -1,0 +1,202 @@
+"""Items → dedup entries: read, canonicalized and shingled in blocks, in worker processes.
+
+A block is a few dozen consecutive items.  Its URLs are fetched first, all at once, in this
+process (:func:`canon.sources.fetchall.fetch_all`); a worker then reads, canonicalizes and
+shingles the block and sends back one :class:`Block` of NumPy arrays (every document's shingle
+hashes end to end, with offsets), not a Python object per document.  Items are taken from the
+input as blocks are handed out, and only a few blocks per worker are in flight, so a text is
+held only until it is shingled: memory follows the shingle sets, not the corpus.
+
+Workers are forked once per run, after this process has loaded the profile's rules, the
+analyzer and the persisted lemma cache (:mod:`canon.text.lemma_cache`), so they start warm;
+they are closed normally at the end, so each writes the lemmas it learned to that cache.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import chain, islice
+from typing import Any
+
+import numpy as np
+
+from ..canonical import canonicalize
+from ..errors import CanonError, InputError, TextTooShort
+from ..shingle import shingle_hashes
+from ..sources.collection import Failure, Item
+from ..sources.documents import Document, page_document, read_source
+from ..sources.extract import extract_html
+from ..sources.fetch import Page, is_url
+from .settings import Reading
+
+__all__ = ["BLOCK_ITEMS", "Block", "read_block", "read_stream"]
+
+BLOCK_ITEMS = 32  # items a worker reads per block
+AHEAD = 3  # blocks in flight per worker
+
+
+@dataclass(frozen=True)
+class _Fetched:
+    """A URL item whose page was fetched (``page``), or whose fetch failed (``error``)."""
+
+    source: str
+    page: Page | None
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class Block:
+    """The shingle sets of consecutive items: document ``i``'s sorted distinct hashes are
+    ``hashes[offsets[i]:offsets[i + 1]]``; an item that could not be read has ``reasons[i]``
+    (and no hashes)."""
+
+    sources: tuple[str, ...]
+    chars: np.ndarray
+    offsets: np.ndarray
+    hashes: np.ndarray
+    reasons: tuple[str | None, ...]
+
+    def results(self) -> Iterator[tuple[str, int, np.ndarray] | Failure]:
+        """``(source, chars, hashes)`` or a Failure for each item, in order."""
+        for i, source in enumerate(self.sources):
+            reason = self.reasons[i]
+            if reason is not None:
+                yield Failure(source, reason)
+            else:
+                start, end = int(self.offsets[i]), int(self.offsets[i + 1])
+                yield source, int(self.chars[i]), self.hashes[start:end]
+
+
+def _document(item: Item | _Fetched, reading: Reading) -> Document:
+    if isinstance(item, _Fetched):
+        if item.page is None:
+            raise InputError(item.error or f"{item.source}: not fetched", source=item.source)
+        return page_document(item.page, whole_page=reading.whole_page)
+    if item.text is not None:
+        return Document(item.source, item.text, method="text", encoding=None)
+    if item.html is not None:
+        page = extract_html(item.html, item.source, whole_page=reading.whole_page)
+        return Document(item.source, page.text, page.title, page.method, None, page.language)
+    return read_source(
+        item.source, whole_page=reading.whole_page, fetch_options=reading.fetch_options
+    )
+
+
+def _shingled(item: Item | _Fetched, reading: Reading) -> tuple[int, np.ndarray]:
+    doc = _document(item, reading)
+    canonical = canonicalize(doc.text, reading.profile)
+    hashes = shingle_hashes(canonical.hashes, reading.k)
+    if len(hashes) == 0:
+        words, name = len(canonical.tokens), reading.profile.name
+        raise TextTooShort(
+            words,
+            reading.k,
+            item.source,
+            f"{item.source}: has {words} canonical words under {name}, fewer than k={reading.k}",
+        )
+    return doc.chars, hashes
+
+
+def read_block(items: list[Item | _Fetched], reading: Reading) -> Block:
+    """Read, canonicalize and shingle ``items`` (an item that fails gets its reason)."""
+    chars = np.zeros(len(items), dtype=np.int64)
+    sizes = np.zeros(len(items) + 1, dtype=np.int64)
+    arrays: list[np.ndarray] = []
+    reasons: list[str | None] = []
+    for i, item in enumerate(items):
+        try:
+            chars[i], hashes = _shingled(item, reading)
+        except CanonError as exc:
+            reasons.append(str(exc))
+            continue
+        reasons.append(None)
+        sizes[i + 1] = len(hashes)
+        arrays.append(hashes)
+    hashes = np.concatenate(arrays) if arrays else np.empty(0, dtype=np.uint64)
+    sources = tuple(item.source for item in items)
+    return Block(sources, chars, np.cumsum(sizes), hashes, tuple(reasons))
+
+
+def _fetches(item: Item) -> bool:
+    return item.text is None and item.html is None and is_url(item.source)
+
+
+def _fetched(items: list[Item], reading: Reading) -> list[Item | _Fetched]:
+    """The block's items, its URLs fetched together (when it has several)."""
+    urls = [x.source for x in items if _fetches(x)]
+    if len(urls) < 2:
+        return list(items)
+    from ..sources.fetchall import fetch_all
+
+    pages = dict(fetch_all(urls, reading.fetch_options))
+    out: list[Item | _Fetched] = []
+    for item in items:
+        page = pages[item.source] if _fetches(item) else None
+        if page is None:
+            out.append(item)
+        elif isinstance(page, Page):
+            out.append(_Fetched(item.source, page))
+        else:
+            out.append(_Fetched(item.source, None, str(page)))
+    return out
+
+
+_reading: Reading | None = None
+
+
+def _init(reading: Reading) -> None:
+    global _reading
+    _reading = reading
+
+
+def _work(items: list[Item | _Fetched]) -> Block:
+    assert _reading is not None
+    return read_block(items, _reading)
+
+
+def _blocks(items: Iterable[Item], reading: Reading) -> Iterator[list[Item | _Fetched]]:
+    iterator = iter(items)
+    while block := list(islice(iterator, BLOCK_ITEMS)):
+        yield _fetched(block, reading)
+
+
+def _in_workers(
+    blocks: Iterator[list[Item | _Fetched]], reading: Reading, workers: int
+) -> Iterator[Block]:
+    """Blocks read by ``workers`` processes, in order, at most ``AHEAD`` each in flight.  The
+    profile's rules, the analyzer and the persisted lemmas are loaded here first, so the
+    workers are forked with them."""
+    canonicalize("проверка связи", reading.profile)
+    pool = multiprocessing.get_context("fork").Pool(workers, _init, (reading,))
+    try:
+        pending: deque[Any] = deque()
+        for block in blocks:
+            pending.append(pool.apply_async(_work, (block,)))
+            if len(pending) >= AHEAD * workers:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+        pool.close()  # a normal end: each worker writes its lemmas as it exits
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+def read_stream(
+    items: Iterable[Item], reading: Reading, *, workers: int = 1
+) -> Iterator[tuple[str, int, np.ndarray] | Failure]:
+    """``(source, chars, shingle hashes)`` or a Failure for each item, in order; items are
+    taken from ``items`` only as workers get free (an input of one block is read here)."""
+    blocks = _blocks(items, reading)
+    first = list(islice(blocks, 2))
+    if workers <= 1 or len(first) < 2:
+        done: Iterator[Block] = (read_block(b, reading) for b in chain(first, blocks))
+    else:
+        done = _in_workers(chain(first, blocks), reading, workers)
+    for block in done:
+        yield from block.results()

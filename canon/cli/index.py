@@ -1,4 +1,4 @@
-"""canon index add, remove, list and stats: building and inspecting a corpus index."""
+"""canon index add, remove, list, stats, optimize and upgrade: building and inspecting an index."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ import click
 
 from ..errors import Outcome
 from ..index.ingest import AddReport, add_sources
+from ..index.schema import SCHEMA_VERSION
 from ..index.store import Index
+from ..index.upgrade import upgrade
 from . import cli
 from .options import (
     fetch_options,
@@ -32,7 +34,7 @@ _DB = click.argument("db", type=click.Path(path_type=Path))
 
 @cli.group("index")
 def index_group() -> None:
-    """Build and inspect a corpus index (one SQLite file)."""
+    """Build and inspect a corpus index (a SQLite file and its segment folder beside it)."""
 
 
 @index_group.command("add")
@@ -172,8 +174,48 @@ def index_stats(db: Path, as_json: bool) -> None:
     click.echo(f"file size       {stats.file_size:,} bytes")
     click.echo(f"per document    {stats.bytes_per_document:,.0f} bytes")
     click.echo(f"stored texts    {stats.texts:,} ({stats.text_bytes:,} bytes compressed)")
+    click.echo(
+        f"segments        {stats.segments:,} ({stats.segment_bytes:,} bytes, "
+        f"{stats.tombstones:,} removed documents to drop at the next merge)"
+    )
     for profile, rows in stats.profiles:
         click.echo(
             f"profile         {profile.name} {profile.fingerprint} k={profile.k} "
             f"step={profile.step}: {rows:,} shingles"
         )
+
+
+@index_group.command("optimize")
+@_DB
+def index_optimize(db: Path) -> None:
+    """Merge the postings of DB into one segment per profile, dropping removed documents'.
+
+    An add merges as it goes; this makes lookups as fast as they get, and deletes segment
+    files left by crashes once no reader holds them.
+    """
+    with Index(db) as index:
+        report = index.optimize()
+    click.echo(
+        f"segments {report.segments_before} → {report.segments_after}, tombstones applied "
+        f"{report.tombstones_applied}, files deleted {report.files_deleted}",
+        err=True,
+    )
+
+
+@index_group.command("upgrade")
+@_DB
+def index_upgrade(db: Path) -> None:
+    """Migrate an index made by an older canon (schema version 3) in place.
+
+    Its postings move from the SQLite file into segment files beside it; an interrupted
+    upgrade leaves the old index, and running the command again finishes it.
+    """
+    report = upgrade(db)
+    if not report.upgraded:
+        click.echo(f"{db}: already schema version {SCHEMA_VERSION}; nothing to do", err=True)
+        return
+    click.echo(
+        f"upgraded {db} from schema version {report.version} to {SCHEMA_VERSION}: "
+        f"{report.documents} documents, postings in {report.segments} segments",
+        err=True,
+    )

@@ -98,7 +98,7 @@ def upgrade(path: str | Path) -> UpgradeReport:
     try:
         with reading(path):
             app, version = _marks(db)
-            if app != APPLICATION_ID or version == SCHEMA_VERSION or not version >= UPGRADABLE:
+            if app != APPLICATION_ID or not UPGRADABLE <= version < SCHEMA_VERSION:
                 check_schema(db, path)  # refuses what is no index, or too old, or newer
                 return UpgradeReport(version, 0, 0)
             _use_wal(db)

@@ -104,6 +104,12 @@ def test_many_batches_merge_into_few_segments_and_check_equals_brute_force(
         canon.add_sources(index, [str(tmp_path / "docs")], [RAW], k=4, batch=1)
         segments = index.stats().segments
         assert segments < merging.MERGE_FACTOR * 2  # 60 batches, merged as they came
+    umask = os.umask(0)
+    os.umask(umask)
+    files = list(folder_of(db).glob("*.npy"))
+    assert len(files) == 2 * segments  # the merged-away files are gone
+    assert {f.stat().st_mode & 0o777 for f in files} == {0o666 & ~umask}  # plain data files
+    with Index(db, readonly=True) as index:
         draft = " ".join(list(docs.values())[:3])
         result = canon.check(draft, index, top=1000, min_shared=1).profiles[0]
     uniqueness, per_source = brute_force(draft, docs, "raw", 4)

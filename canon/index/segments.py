@@ -172,7 +172,8 @@ class Staged:
         name = secrets.token_hex(8)
         try:
             with folder_lock(self.folder, exclusive=False):
-                fd = os.open(self.folder / f"{name}{HASHES}", os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+                flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                fd = os.open(self.folder / f"{name}{HASHES}", flags, 0o666)
                 fcntl.flock(fd, fcntl.LOCK_EX)
         except OSError as exc:
             raise _os_error(self.path, exc, writing=True) from exc

@@ -9,9 +9,7 @@ postings are not in this file: they are immutable segment files in the folder be
   main text compressed with zstd (NULL when the add was told not to store it).
 - ``doc_profiles``: per document and profile, the canonical word and distinct-shingle counts,
   and the document's sorted shingle hashes as one little-endian uint64 blob (for exact
-  Jaccard in dedup and for near-duplicates).  A rowid table (version 4): its rows of a few
-  kilobytes stay whole in their leaf pages, where a ``WITHOUT ROWID`` table would spill each
-  past 1,002 bytes into an overflow page, 1.1 KB a document more.
+  Jaccard in dedup, and to remove a document's postings by key).
 - ``segments``: the manifest of the postings segments: each file's name, profile, rows and
   the range of document ids it holds.  A segment is listed in the same transaction that
   stores its documents (or, for a merged one, drops the segments it replaces).
@@ -124,7 +122,7 @@ CREATE TABLE doc_profiles (
     signature BLOB NOT NULL,
     sentences BLOB,
     PRIMARY KEY (doc_id, profile_id)
-);
+) WITHOUT ROWID;
 CREATE TABLE bands (
     profile_id INTEGER NOT NULL,
     band INTEGER NOT NULL,

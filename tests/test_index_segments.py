@@ -230,8 +230,8 @@ def write(self, *args):
     if point == "written":
         Path(sys.argv[3]).touch(); time.sleep(60)
     return info
-def replace(db, old, new):
-    done = original_replace(db, old, new)
+def replace(db, *args):
+    done = original_replace(db, *args)
     if point == "committed":
         db.execute("COMMIT"); Path(sys.argv[3]).touch(); time.sleep(60)
     return done

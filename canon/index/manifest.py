@@ -103,10 +103,14 @@ def add_segments(db: sqlite3.Connection, segments: Sequence[SegmentInfo]) -> Non
 
 
 def replace_segments(
-    db: sqlite3.Connection, old: Sequence[SegmentInfo], new: SegmentInfo | None
+    db: sqlite3.Connection,
+    old: Sequence[SegmentInfo],
+    new: SegmentInfo | None,
+    applied: np.ndarray | None = None,
 ) -> bool:
-    """Swap ``old`` for the merged ``new`` (None: nothing of them was left); False, changing
-    nothing, if some of ``old`` is no longer listed (another process merged it first)."""
+    """Swap ``old`` for the merged ``new`` (None: nothing of them was left), which holds no
+    posting of the ``applied`` tombstones; False, changing nothing, if some of ``old`` is no
+    longer listed (another process merged it first)."""
     names = [s.name for s in old]
     marks = ",".join("?" * len(names))
     query = f"SELECT count(*) FROM segments WHERE name IN ({marks})"
@@ -117,6 +121,13 @@ def replace_segments(
     if new is not None:
         add_segments(db, [new])
     prune_tombstones(db)
+    if applied is not None and len(applied):
+        # The merged segment's range may cover an applied tombstone, but it holds nothing of it.
+        db.executemany(
+            "DELETE FROM tombstones WHERE doc_id = ? AND NOT EXISTS (SELECT 1 FROM segments s "
+            "WHERE s.name != ? AND tombstones.doc_id BETWEEN s.first_doc AND s.last_doc)",
+            [(d, new.name if new else "") for d in applied.tolist()],
+        )
     _bump(db)
     return True
 

@@ -93,7 +93,7 @@ def merge(
     with Staged(path, folder) as staged:
         new = staged.write(group[0].profile_id, hashes, docs) if len(hashes) else None
         with transaction(db, path):
-            done = replace_segments(db, group, new)
+            done = replace_segments(db, group, new, dead)
     clean(path, lambda: listed_names(db))  # the replaced files, or the new one if not listed
     return done
 

@@ -9,6 +9,7 @@ import re
 import sqlite3
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -208,9 +209,20 @@ def test_remove(tmp_path: Path) -> None:
         assert gone not in sources and len(sources) == 3
         result = canon.check(docs[gone], index)
         assert gone not in {m.source for m in result.profiles[0].sources}
-        orphans = "SELECT count(*) FROM postings p LEFT JOIN documents d ON d.id = p.doc_id "
-        postings = index._db.execute(orphans + "WHERE d.id IS NULL").fetchone()[0]
-        assert postings == 0
+        ids = {d["id"] for d in index.documents()}
+        (profile,) = index.profiles()
+        _, docs_held = index.posting_rows(profile)
+        assert set(docs_held.tolist()) == ids  # no live posting of the removed document
+        assert index.stats().tombstones == 1
+        index.optimize()  # the tombstone is applied: the files hold nothing of it either
+        assert index.stats().tombstones == 0
+        assert set(np.concatenate(segment_docs(db)).tolist()) == ids
+
+
+def segment_docs(db: Path) -> list[np.ndarray]:
+    """The document ids every segment file beside ``db`` holds, read from the files."""
+    folder = Path(f"{db}-segments")
+    return [np.load(f) for f in sorted(folder.glob("*.docs.npy"))]
 
 
 def test_other_rules_are_refused(corpus) -> None:
@@ -268,8 +280,9 @@ def test_older_schema_is_refused(tmp_path: Path) -> None:
     Index(db, create=True).close()
     with sqlite3.connect(db) as raw:
         raw.execute("PRAGMA user_version = 1")
-    with pytest.raises(canon.IndexFileError, match="made by an older canon"):
+    with pytest.raises(canon.IndexFileError, match="made by an older canon") as info:
         Index(db)
+    assert "build a new index" in str(info.value) and "\n" not in str(info.value)
 
 
 def test_newer_schema_is_refused(tmp_path: Path) -> None:
@@ -343,9 +356,9 @@ def test_sampled_index_keeps_one_shingle_in_m(tmp_path: Path) -> None:
         canon.add_sources(index, [str(tmp_path / "docs")], profiles, k=3, sample=4)
         (profile,) = index.profiles()
         rows_sampled = index.stats().profiles[0][1]
-        hashes = index._db.execute("SELECT hash FROM postings").fetchall()
-        assert profile.sample == 4
-        assert all(h % 4 == 0 for (h,) in hashes)  # 4 divides 2**64: signed values keep it
+        hashes, _ = index.posting_rows(profile)
+        assert profile.sample == 4 and len(hashes) == rows_sampled
+        assert all(h % 4 == 0 for h in hashes.tolist())
         assert 0.15 < rows_sampled / rows_full < 0.35
         with pytest.raises(canon.IndexFileError, match=r"sample 1/4"):
             canon.add_sources(index, [str(tmp_path / "docs")], profiles, k=3)

@@ -55,8 +55,9 @@ def _built(folder: Path, docs: int = 6) -> tuple[Path, dict[str, str]]:
 
 
 def _freeze(folder: Path) -> None:
-    for path in folder.iterdir():
-        path.chmod(0o444)
+    """Every file 0444 and every folder 0555 (the index file and its segment folder)."""
+    for path in sorted(folder.rglob("*"), reverse=True):
+        path.chmod(0o555 if path.is_dir() else 0o444)
     folder.chmod(0o555)
 
 
@@ -103,7 +104,7 @@ def test_read_only_folder_and_file_are_read_as_an_unprivileged_user(world_readab
             return index.stats().documents, uniqueness, len(list(index.documents()))
 
     assert _as_nobody(read) == ("ok", (6, 0.0, 6))
-    assert sorted(os.listdir(db.parent)) == before == ["i.db"]  # no -shm or -wal was made
+    assert sorted(os.listdir(db.parent)) == before == ["i.db", "i.db-segments"]  # no -shm, -wal
 
     kind, reason, message = _as_nobody(lambda: Index(db).close())
     assert (kind, reason) == ("IndexFileError", "read-only")
@@ -173,7 +174,7 @@ def test_index_on_a_read_only_mount_from_the_command_line(tmp_path: Path) -> Non
         f"canon: error: {db}: cannot write the index (the file or its folder is read-only); "
         "only reading it is possible here"
     )
-    assert os.listdir(folder) == ["i.db"]
+    assert sorted(os.listdir(folder)) == ["i.db", "i.db-segments"]
 
 
 # --- writers and errors -------------------------------------------------------------------
@@ -201,11 +202,11 @@ def test_a_writer_waits_then_says_the_index_is_busy(tmp_path: Path, monkeypatch)
 
 def test_a_failed_batch_leaves_no_open_transaction(tmp_path: Path) -> None:
     db, _ = _built(tmp_path, docs=3)
-    count = "SELECT count(*) FROM postings"
+    count = "SELECT count(*) FROM doc_profiles"
     with Index(db) as index:
         before = index._db.execute(count).fetchone()[0]
         with pytest.raises(KeyError), index._write():
-            index._db.execute("DELETE FROM postings")
+            index._db.execute("DELETE FROM doc_profiles")
             raise KeyError("an error in the middle of a batch")
         assert not index._db.in_transaction
         assert index._db.execute(count).fetchone()[0] == before > 0  # the delete was undone

@@ -1,4 +1,4 @@
-"""canon index add, remove, list and stats: building and inspecting a corpus index."""
+"""canon index add, remove, list, stats, optimize and upgrade: building and inspecting an index."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ import click
 
 from ..errors import Outcome
 from ..index.ingest import AddReport, add_sources
+from ..index.schema import SCHEMA_VERSION
 from ..index.store import Index
+from ..index.upgrade import upgrade
 from ..report.model.numbers import index_rows
 from . import cli
 from .options import (
@@ -33,7 +35,7 @@ _DB = click.argument("db", type=click.Path(path_type=Path))
 
 @cli.group("index")
 def index_group() -> None:
-    """Build and inspect a corpus index (one SQLite file)."""
+    """Build and inspect a corpus index (a SQLite file and its segment folder beside it)."""
 
 
 @index_group.command("add")
@@ -185,7 +187,47 @@ def index_stats(db: Path, as_json: bool) -> None:
     click.echo(f"file size       {figures.file_size} bytes")
     click.echo(f"per document    {figures.per_document} bytes")
     click.echo(f"stored texts    {figures.texts} ({figures.text_bytes} bytes compressed)")
+    click.echo(
+        f"segments        {figures.segments} ({figures.segment_bytes} bytes, "
+        f"{figures.tombstones} removed documents to drop at the next merge)"
+    )
     for p in figures.profiles:
         click.echo(
             f"profile         {p.name} {p.fingerprint} k={p.k} step={p.step}: {p.shingles} shingles"
         )
+
+
+@index_group.command("optimize")
+@_DB
+def index_optimize(db: Path) -> None:
+    """Merge the postings of DB into one segment per profile, dropping removed documents'.
+
+    An add merges as it goes; this makes lookups as fast as they get, and deletes segment
+    files left by crashes once no reader holds them.
+    """
+    with Index(db) as index:
+        report = index.optimize()
+    click.echo(
+        f"segments {report.segments_before} → {report.segments_after}, tombstones applied "
+        f"{report.tombstones_applied}, files deleted {report.files_deleted}",
+        err=True,
+    )
+
+
+@index_group.command("upgrade")
+@_DB
+def index_upgrade(db: Path) -> None:
+    """Migrate an index made by an older canon (schema version 3) in place.
+
+    Its postings move from the SQLite file into segment files beside it; an interrupted
+    upgrade leaves the old index, and running the command again finishes it.
+    """
+    report = upgrade(db)
+    if not report.upgraded:
+        click.echo(f"{db}: already schema version {SCHEMA_VERSION}; nothing to do", err=True)
+        return
+    click.echo(
+        f"upgraded {db} from schema version {report.version} to {SCHEMA_VERSION}: "
+        f"{report.documents} documents, postings in {report.segments} segments",
+        err=True,
+    )

@@ -1,4 +1,4 @@
-"""The corpus index: one SQLite file of documents and their shingle hashes, and writing into it.
+"""The corpus index: a SQLite file of documents and postings segments beside it; writing into it.
 
 Rooms, in the order a document goes through them:
 
@@ -9,20 +9,25 @@ Rooms, in the order a document goes through them:
   registered atomically on a new index and checked on every later add.
 - ``prepare``: sources read, canonicalized and hashed in worker processes (under a profile
   with morphology, their sentences' lemma sets too).
-- ``writes``: prepared documents → rows (documents, hash blobs, signatures, postings, bands,
-  sentence blobs).
+- ``writes``: prepared documents → rows (documents, hash blobs, signatures, bands, sentence
+  blobs) and a postings segment per profile.
 - ``lemmas``: the sentence measure's tables (lemma frequencies, lemma postings below the
   common limit), kept in step on add and remove, and their probes.
-- ``lookups``: postings of a draft's hashes, LSH neighbours, listings and statistics.
+- ``lookups``: LSH neighbours, listings and statistics.
 - ``store``: :class:`Index`, the open file, tying the rooms together.
 - ``ingest``: SOURCE arguments → documents in an index, a batch a transaction.
 
-Segmented postings (room reserved, not built): immutable sorted NumPy segments of
-``(profile, hash, doc)`` beside the SQLite file, the index becoming a folder.  They would live in
-``segments.py`` (writing a segment per batch, merging, memory-mapped reading); ``writes`` would
-append a segment instead of inserting ``postings`` rows, ``lookups.postings`` would search the
-segments (``np.searchsorted``) and leave documents, rules and bands to SQLite, and ``schema``
-would record the segment list and bump the schema version.
+On disk an index is the SQLite file (metadata: documents, profiles, signatures, bands, stored
+texts, sentence tables, the segment manifest) and, beside it, the folder ``NAME-segments`` of
+immutable postings segments:
+
+- ``segments``: a segment's files (sorted NumPy arrays of hashes and document ids), written,
+  fsynced, locked and mapped; orphans deleted when nobody holds them.
+- ``manifest``: the SQLite side: which segments and tombstones make the index, document ids,
+  the generation counter.
+- ``snapshot``: a reader's view: one manifest's segments mapped and held; lookups.
+- ``merging``: the tiered merge policy, merges, the background merger, ``optimize``.
+- ``upgrade``: a version-3 file (postings in SQLite) migrated in place.
 """
 
 from .ingest import AddReport, add_sources

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from ..profile import Profile, get_profile
 from ..sources.collection import Failure, Item, expand
 from ..sources.fetch import FetchOptions
+from .merging import Merger
 from .prepare import Skipped, prepare_all
 from .rules import IndexedProfile, profile_of
 from .store import Index
@@ -91,6 +92,7 @@ class _Writer:
     known: dict[str, str]
     batch: int
     failures: list[Failure]
+    merger: Merger | None = None
     pending: list[Prepared] = field(default_factory=list)
     added: int = 0
     replaced: int = 0
@@ -110,6 +112,8 @@ class _Writer:
         if not self.pending:
             return
         self.index.write_batch(self.pending, self.profiles)
+        if self.merger is not None:
+            self.merger.poke()
         self.replaced += sum(1 for doc in self.pending if doc.source in self.known)
         self.added += sum(1 for doc in self.pending if doc.source not in self.known)
         self.pending.clear()
@@ -129,6 +133,7 @@ def add_sources(
     sample: int | None = None,
     winnow: int | None = None,
     store_text: bool = True,
+    merge: bool = True,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> AddReport:
     """Add every document the SOURCE arguments name, ``batch`` documents a transaction.
@@ -139,14 +144,47 @@ def add_sources(
     item.  Several processes may add to one index at once, a new one too.  ``sample`` (mod-m
     sampling) or ``winnow`` (winnowing's window) thin a new index's postings.  With
     ``store_text`` (the default) the index keeps each document's main text, compressed, so a
-    check can show the source's passages beside the draft's.
+    check can show the source's passages beside the draft's.  With ``merge`` (the default)
+    the postings segments are merged in a background thread as batches come in (see
+    :mod:`canon.index.merging`); the add returns once the merges due are done.
     """
     start = time.perf_counter()
     profiles, k, step, sample, winnow = index_rules(index, profiles, k, step, sample, winnow)
     indexed = index.use_profiles(profiles, k, step, sample, winnow)
     failures: list[Failure] = []
     items = _unique_items(sources, failures)
-    writer = _Writer(index, indexed, index.content_hashes(), batch, failures)
+    merger = Merger(index.path) if merge else None
+    writer = _Writer(index, indexed, index.content_hashes(), batch, failures, merger)
+
+    def progress(done: int) -> None:
+        if on_progress is not None:
+            on_progress(Progress(done, len(items), time.perf_counter() - start))
+
+    try:
+        _run(writer, items, profiles, k, step, whole_page, fetch_options, workers, store_text,
+             progress)  # fmt: skip
+    except BaseException:
+        if merger is not None:
+            merger.abandon()  # the error raised says more than a merge's would
+        raise
+    if merger is not None:
+        merger.finish()
+    seconds = time.perf_counter() - start
+    return AddReport(writer.added, writer.replaced, writer.skipped, tuple(failures), seconds)
+
+
+def _run(
+    writer: _Writer,
+    items: list[Item],
+    profiles: list[Profile],
+    k: int,
+    step: int,
+    whole_page: bool,
+    fetch_options: FetchOptions | None,
+    workers: int,
+    store_text: bool,
+    progress: Callable[[int], None],
+) -> None:
     results = prepare_all(
         items,
         profiles,
@@ -156,14 +194,11 @@ def add_sources(
         fetch_options=fetch_options,
         known=writer.known,
         workers=workers,
-        sample=indexed[0].sample,
-        winnow=indexed[0].winnow,
+        sample=writer.profiles[0].sample,
+        winnow=writer.profiles[0].winnow,
         store_text=store_text,
     )
     for done, result in enumerate(results, 1):
         writer.take(result)
-        if on_progress is not None:
-            on_progress(Progress(done, len(items), time.perf_counter() - start))
+        progress(done)
     writer.flush()
-    seconds = time.perf_counter() - start
-    return AddReport(writer.added, writer.replaced, writer.skipped, tuple(failures), seconds)

@@ -1,8 +1,9 @@
-"""Questions to an index → answers from its tables: postings of hashes, LSH neighbours, listings.
+"""Questions to an index → answers from its tables: LSH neighbours, listings, statistics.
 
-Every lookup is bounded by keys: a draft's shingles probe the inverted table one key at a time,
-never scanning it.  The functions take an open connection; :class:`~canon.index.store.Index`
-wraps them so that a SQLite error reaches the caller as an ``IndexFileError``.
+Every lookup is bounded by keys, never a scan.  The functions take an open connection;
+:class:`~canon.index.store.Index` wraps them so that a SQLite error reaches the caller as an
+``IndexFileError``.  The shingle postings are looked up in the segments
+(:mod:`canon.index.snapshot`), not here.
 """
 
 from __future__ import annotations
@@ -18,14 +19,15 @@ import zstandard
 from ..errors import IndexFileError
 from ..lsh import band_keys
 from ..sketch import Signature
+from .manifest import read_manifest
 from .rules import IndexedProfile, read_profiles
 from .schema import signed, unblob, unpack_text
+from .segments import DOCS, HASHES, folder_of
 
 __all__ = [
     "IndexStats",
     "content_hashes",
     "documents",
-    "postings",
     "shingle_counts",
     "shingle_sets",
     "similar",
@@ -44,6 +46,9 @@ class IndexStats:
     file_size: int
     texts: int = 0  # documents whose main text is stored
     text_bytes: int = 0  # the stored texts' compressed size
+    segments: int = 0  # postings segments the manifest lists
+    segment_bytes: int = 0  # their files' size (part of ``file_size``)
+    tombstones: int = 0  # removed documents whose postings a merge has yet to drop
 
     @property
     def bytes_per_document(self) -> float:
@@ -56,6 +61,9 @@ class IndexStats:
             "bytes_per_document": round(self.bytes_per_document, 1),
             "stored_texts": self.texts,
             "stored_text_bytes": self.text_bytes,
+            "segments": self.segments,
+            "segment_bytes": self.segment_bytes,
+            "tombstones": self.tombstones,
             "profiles": [
                 {"profile": p.name, "fingerprint": p.fingerprint, "k": p.k, "postings": rows}
                 for p, rows in self.profiles
@@ -122,47 +130,14 @@ def stats(db: sqlite3.Connection, path: Path) -> IndexStats:
     )
     profiles = tuple((p, int(rows.get(p.id) or 0)) for p in read_profiles(db))
     size = sum(f.stat().st_size for f in (path, Path(f"{path}-wal")) if f.exists())
-    return IndexStats(count, profiles, size, texts_stored, text_bytes)
-
-
-def _probe(db: sqlite3.Connection, hashes: np.ndarray) -> None:
-    db.execute("CREATE TEMP TABLE IF NOT EXISTS probe (hash INTEGER PRIMARY KEY)")
-    db.execute("DELETE FROM probe")
-    db.executemany("INSERT OR IGNORE INTO probe VALUES (?)", ((h,) for h in signed(hashes)))
-
-
-def _frequent(db: sqlite3.Connection, profile: IndexedProfile, common: int) -> set[int]:
-    """Probed hashes held by more than ``common`` documents, taken out of the probe."""
-    frequent = {
-        h
-        for (h,) in db.execute(
-            "SELECT hash FROM probe WHERE (SELECT count(*) FROM (SELECT 1 FROM postings p "
-            "WHERE p.profile_id = ? AND p.hash = probe.hash LIMIT ?)) > ?",
-            (profile.id, common + 1, common),
-        )
-    }
-    db.executemany("DELETE FROM probe WHERE hash = ?", ((h,) for h in frequent))
-    return frequent
-
-
-def postings(
-    db: sqlite3.Connection, profile: IndexedProfile, hashes: np.ndarray, common: int | None = None
-) -> tuple[list[tuple[int, int]], set[int]]:
-    """``(hash, doc_id)`` for every indexed document holding one of ``hashes``.
-
-    With ``common``, a hash held by more than ``common`` documents (a set phrase) is
-    returned apart, in the second value, instead of as that many rows.
-    """
-    _probe(db, hashes)
-    frequent = _frequent(db, profile, common) if common is not None else set()
-    rows = db.execute(
-        # CROSS JOIN keeps the probe outside: one key lookup per draft shingle, never a
-        # scan of the inverted table.
-        "SELECT p.hash, p.doc_id FROM probe CROSS JOIN postings p "
-        "ON p.profile_id = ? AND p.hash = probe.hash",
-        (profile.id,),
-    ).fetchall()
-    return rows, frequent
+    manifest = read_manifest(db)
+    folder = folder_of(path)
+    files = [folder / f"{s.name}{suffix}" for s in manifest.segments for suffix in (HASHES, DOCS)]
+    on_disk = sum(f.stat().st_size for f in files if f.exists())
+    return IndexStats(
+        count, profiles, size + on_disk, texts_stored, text_bytes, len(manifest.segments),
+        on_disk, len(manifest.tombstones),
+    )  # fmt: skip
 
 
 def shingle_counts(

@@ -1,6 +1,8 @@
 """An SQLite file → a canon index: the tables, the marks of the format, creating and checking them.
 
-Layout (schema version 3; ``PRAGMA application_id`` marks a canon index):
+Layout (schema version 4; ``PRAGMA application_id`` marks a canon index).  The shingle
+postings are not in this file: they are immutable segment files in the folder beside it
+(:mod:`canon.index.segments`); this file keeps their manifest.
 
 - ``profiles``: each profile the index was built with: name, fingerprint, settings, k, step.
 - ``documents``: source, title, added time, content hash, extraction method, length, and the
@@ -8,8 +10,15 @@ Layout (schema version 3; ``PRAGMA application_id`` marks a canon index):
 - ``doc_profiles``: per document and profile, the canonical word and distinct-shingle counts,
   and the document's sorted shingle hashes as one little-endian uint64 blob (for exact
   Jaccard in dedup, and to remove a document's postings by key).
-- ``postings``: the inverted table ``(profile, hash, document)``; hashes are the stable 64-bit
-  shingle hashes stored as signed SQLite integers.
+- ``segments``: the manifest of the postings segments: each file's name, profile, rows and
+  the range of document ids it holds.  A segment is listed in the same transaction that
+  stores its documents (or, for a merged one, drops the segments it replaces).
+- ``tombstones``: ids of removed documents whose postings some listed segment still holds;
+  lookups skip them, merges drop their postings, and a tombstone goes once no segment's
+  range covers its id.
+- ``state``: counters: ``next_doc`` (document ids are never given out twice, so a tombstone
+  never hides a later document) and ``generation`` (bumped by every manifest change, so a
+  reader knows when its snapshot is stale).
 - ``bands``: LSH band keys of each document's MinHash signature (kept in ``doc_profiles``),
   so near-duplicates of a draft are found without a scan.
 - ``doc_profiles.sentences``: under a profile with morphology (lemma, stem), the document's
@@ -39,23 +48,47 @@ from ..errors import IndexFileError
 __all__ = [
     "APPLICATION_ID",
     "SCHEMA_VERSION",
+    "SEGMENTS_DDL",
     "TABLES",
+    "UPGRADABLE",
     "blob",
     "check_schema",
     "create_schema",
+    "create_tables",
     "is_blank",
+    "older_message",
     "pack_text",
     "signed",
     "unblob",
     "unpack_text",
 ]
 
-SCHEMA_VERSION = 3  # 2: signatures, LSH bands, hash blobs and sampling; 3: texts, sentences
+SCHEMA_VERSION = 4  # 2: signatures, bands, hash blobs, sampling; 3: texts, sentences; 4: segments
+UPGRADABLE = 3  # the oldest version 'canon index upgrade' migrates
 APPLICATION_ID = 0x63616E6E  # "cann"
 # zstd's default level: 2.5x smaller than UTF-8 on Russian news (level 9: 2.7x, 3x slower).
 _ZSTD_LEVEL = 3
 
-_DDL = """
+# The tables version 4 added (``canon index upgrade`` creates them in a version-3 file).
+SEGMENTS_DDL = """
+CREATE TABLE segments (
+    name TEXT PRIMARY KEY,
+    profile_id INTEGER NOT NULL REFERENCES profiles(id),
+    rows INTEGER NOT NULL,
+    first_doc INTEGER NOT NULL,
+    last_doc INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE tombstones (
+    doc_id INTEGER PRIMARY KEY
+);
+CREATE TABLE state (
+    key TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+) WITHOUT ROWID;
+"""
+
+_DDL = (
+    """
 CREATE TABLE profiles (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
@@ -90,12 +123,6 @@ CREATE TABLE doc_profiles (
     sentences BLOB,
     PRIMARY KEY (doc_id, profile_id)
 ) WITHOUT ROWID;
-CREATE TABLE postings (
-    profile_id INTEGER NOT NULL,
-    hash INTEGER NOT NULL,
-    doc_id INTEGER NOT NULL,
-    PRIMARY KEY (profile_id, hash, doc_id)
-) WITHOUT ROWID;
 CREATE TABLE bands (
     profile_id INTEGER NOT NULL,
     band INTEGER NOT NULL,
@@ -118,6 +145,8 @@ CREATE TABLE lemma_postings (
     PRIMARY KEY (profile_id, hash, first_doc)
 ) WITHOUT ROWID;
 """
+    + SEGMENTS_DDL
+)
 
 TABLES = (
     "bands",
@@ -125,8 +154,10 @@ TABLES = (
     "documents",
     "lemma_postings",
     "lemmas",
-    "postings",
     "profiles",
+    "segments",
+    "state",
+    "tombstones",
 )
 
 
@@ -181,6 +212,13 @@ def is_blank(db: sqlite3.Connection) -> bool:
     return empty and _marks(db) == (0, 0)
 
 
+def create_tables(db: sqlite3.Connection, ddl: str) -> None:
+    """Run the ``CREATE`` statements of ``ddl`` inside the caller's transaction."""
+    for statement in ddl.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
 def create_schema(db: sqlite3.Connection) -> bool:
     """Create the tables if the file is still blank under the write lock; True if this did.
 
@@ -191,9 +229,7 @@ def create_schema(db: sqlite3.Connection) -> bool:
         if not is_blank(db):  # another writer was first
             db.execute("ROLLBACK")
             return False
-        for statement in _DDL.split(";"):
-            if statement.strip():
-                db.execute(statement)
+        create_tables(db, _DDL)
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         db.execute("COMMIT")
@@ -223,12 +259,7 @@ def check_schema(db: sqlite3.Connection, path: Path) -> None:
             "schema",
         )
     if version < SCHEMA_VERSION:
-        raise _refuse(
-            path,
-            f"index schema version {version} was made by an older canon; "
-            "build a new index from the same sources with 'canon index add'",
-            "schema",
-        )
+        raise _refuse(path, older_message(version), "schema")
     missing = _missing(db)
     if missing:
         raise _refuse(
@@ -237,6 +268,20 @@ def check_schema(db: sqlite3.Connection, path: Path) -> None:
             "build a new index from its sources",
             "corrupt",
         )
+
+
+def older_message(version: int) -> str:
+    """Why an index of an older schema ``version`` is refused, and what to do."""
+    if version >= UPGRADABLE:
+        return (
+            f"index schema version {version} was made by an older canon; "
+            "migrate it in place with 'canon index upgrade'"
+        )
+    return (
+        f"index schema version {version} was made by an older canon, too old for "
+        f"'canon index upgrade' (it migrates version {UPGRADABLE}); build a new index from "
+        "the same sources with 'canon index add'"
+    )
 
 
 @cache

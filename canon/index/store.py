@@ -1,9 +1,15 @@
 """An index path → an open :class:`Index`: transactions around writes, lookups, one error type.
 
 Writes go in transactions, a batch of documents at a time, in WAL mode, so a check can read
-while an add is under way, and a crash loses at most the batch being written.  Whatever SQLite
-reports (a damaged page, a full disk, a lock held too long) reaches the caller as one
+while an add is under way, and a crash loses at most the batch being written.  A batch's
+postings go to new segment files (:mod:`canon.index.segments`), written and fsynced before the
+transaction that lists them commits.  Whatever SQLite or the file system reports (a damaged
+page, a full disk, a lock held too long) reaches the caller as one
 :class:`~canon.errors.IndexFileError` with ``path`` and ``reason``.
+
+Postings are looked up in a :class:`~canon.index.snapshot.Snapshot`: the segments of one
+manifest, mapped and held until the manifest changes (checked before each lookup) or the index
+is closed.  A writer's open deletes the orphan segments left by crashes.
 """
 
 from __future__ import annotations
@@ -17,11 +23,15 @@ import numpy as np
 from ..profile import Profile
 from ..sentences import SentenceSets
 from ..sketch import Signature
-from . import lemmas, lookups, writes
+from . import lemmas, lookups, merging, writes
 from .connection import open_index, reading, transaction
 from .lookups import IndexStats
+from .manifest import listed_names
+from .merging import OptimizeReport
 from .rules import IndexedProfile, read_profiles, register_profiles
 from .schema import SCHEMA_VERSION
+from .segments import Staged, clean, ensure_folder, folder_of
+from .snapshot import Snapshot, is_stale, load_snapshot
 from .writes import Prepared
 
 __all__ = [
@@ -44,9 +54,32 @@ class Index:
         self.path = Path(path)
         self.readonly = readonly
         self._db = open_index(self.path, create=create, readonly=readonly)
+        self._snapshot: Snapshot | None = None
+        self._folder = folder_of(self.path)
+        if not readonly:
+            try:
+                self._folder = ensure_folder(self.path)
+                self.clean()
+            except BaseException:
+                self._db.close()
+                raise
 
     def close(self) -> None:
+        self._drop_snapshot()
         self._db.close()
+
+    def _drop_snapshot(self) -> None:
+        if self._snapshot is not None:
+            self._snapshot.close()
+            self._snapshot = None
+
+    def _current(self) -> Snapshot:
+        """The snapshot of the postings, read again if the manifest changed since."""
+        if self._snapshot is not None and is_stale(self._db, self._snapshot):
+            self._drop_snapshot()
+        if self._snapshot is None:
+            self._snapshot = load_snapshot(self._db, self.path)
+        return self._snapshot
 
     def __enter__(self) -> Index:
         return self
@@ -85,15 +118,44 @@ class Index:
     def write_batch(self, batch: Sequence[Prepared], profiles: Sequence[IndexedProfile]) -> int:
         """Store a batch in one transaction, replacing documents of the same source.
 
-        The batch's postings are inserted sorted by key, so each B-tree page is visited once
-        per batch instead of once per document.
+        The batch's postings become one new segment per profile, listed in the same
+        transaction; merging them is left to :meth:`merge` (or a :class:`Merger`).
         """
-        with self._write():
-            return writes.insert_batch(self._db, batch, profiles)
+        self._drop_snapshot()  # stale after this; and it would keep merged files alive
+        with Staged(self.path, self._folder) as staged, self._write():
+            return writes.insert_batch(self._db, staged, batch, profiles)
 
     def remove(self, sources: Iterable[str]) -> int:
+        """Remove documents; their postings are tombstoned until a merge drops them."""
         with self._write():
             return writes.delete_sources(self._db, sources)
+
+    # ------------------------------------------------------------------ segments
+
+    def merge(self) -> int:
+        """Run the merges the tiered policy asks for now; how many were run."""
+        self._drop_snapshot()
+        with self._reading():
+            return merging.merge_due(self._db, self.path)
+
+    def optimize(self) -> OptimizeReport:
+        """Merge each profile's postings into one segment, dropping every removed document's,
+        and delete the files no manifest lists."""
+        self._drop_snapshot()
+        with self._reading():
+            return merging.optimize(self._db, self.path)
+
+    def clean(self) -> int:
+        """Delete the segment files the manifest does not list and nobody holds."""
+        with self._reading():
+            return clean(self.path, lambda: listed_names(self._db))
+
+    def posting_rows(self, profile: IndexedProfile) -> tuple[np.ndarray, np.ndarray]:
+        """Every live posting of ``profile`` as ``(hashes, doc_ids)`` (a full read: for
+        verification and tests, not for lookups)."""
+        with self._reading():
+            snapshot = self._current()
+            return snapshot.everything(profile.id)
 
     # ------------------------------------------------------------------ lookups
 
@@ -128,7 +190,9 @@ class Index:
         lookup then stays bounded however large the index grows.
         """
         with self._reading():
-            return lookups.postings(self._db, profile, hashes, common)
+            found, docs, frequent = self._current().lookup(profile.id, hashes, common)
+        rows = list(zip(found.view(np.int64).tolist(), docs.tolist(), strict=True))
+        return rows, set(frequent.view(np.int64).tolist())
 
     def shingle_counts(self, profile: IndexedProfile, doc_ids: Iterable[int]) -> dict[int, int]:
         with self._reading():

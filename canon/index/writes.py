@@ -1,7 +1,10 @@
-"""Prepared documents → rows of the index: documents, their hashes and signatures, postings, bands,
-sentence lemma sets and the lemma tables.
+"""Prepared documents → rows of the index: documents, their hashes and signatures, bands, sentence
+lemma sets and the lemma tables, and a postings segment per profile listed in the manifest.
 
-Functions here run inside the caller's write transaction; they never commit.
+Functions here run inside the caller's write transaction; they never commit.  A batch's
+segments are written (and fsynced) through the caller's :class:`~.segments.Staged`, before the
+transaction lists them; a removed document's postings stay in their segment under a tombstone
+until a merge drops them.
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ from ..sentences import SentenceSets
 from ..shingle import keep_sampled
 from ..sketch import Signature, signatures
 from . import lemmas
+from .manifest import add_segments, take_doc_ids, tombstone
 from .rules import IndexedProfile, read_profiles
-from .schema import blob, signed, unblob
+from .schema import blob, signed
+from .segments import Staged, sort_postings
 
 __all__ = ["Prepared", "delete_sources", "insert_batch"]
 
@@ -71,33 +76,35 @@ def _sketch(docs: list[np.ndarray], profile: IndexedProfile) -> _Sketches:
 
 @dataclass
 class _Rows:
-    """Postings and band rows of a batch, gathered to be inserted sorted by key."""
+    """Postings (per profile) and band rows of a batch, gathered to be written sorted by key."""
 
-    postings: list[np.ndarray]
-    bands: list[tuple[int, int, int, int]]
+    hashes: dict[int, list[np.ndarray]] = field(default_factory=dict)
+    docs: dict[int, list[np.ndarray]] = field(default_factory=dict)
+    bands: list[tuple[int, int, int, int]] = field(default_factory=list)
 
     def add(self, profile_id: int, doc_id: int, hashes: np.ndarray, keys: np.ndarray) -> None:
-        rows = np.empty((len(hashes), 3), dtype=np.int64)
-        rows[:, 0] = profile_id
-        rows[:, 1] = hashes.astype(np.uint64).view(np.int64)
-        rows[:, 2] = doc_id
-        self.postings.append(rows)
+        self.hashes.setdefault(profile_id, []).append(hashes.astype(np.uint64))
+        self.docs.setdefault(profile_id, []).append(np.full(len(hashes), doc_id, np.uint32))
         self.bands += [(profile_id, band, key, doc_id) for band, key in enumerate(signed(keys))]
 
-    def insert(self, db: sqlite3.Connection) -> None:
+    def insert(self, db: sqlite3.Connection, staged: Staged) -> None:
+        written = []
+        for profile_id, parts in self.hashes.items():
+            hashes = np.concatenate(parts)
+            if len(hashes):
+                docs = np.concatenate(self.docs[profile_id])
+                written.append(staged.write(profile_id, *sort_postings(hashes, docs)))
+        add_segments(db, written)
         # Sorted by key, so each B-tree page is visited once per batch, not once per document.
-        if self.postings:
-            rows = np.concatenate(self.postings)
-            rows = rows[np.lexsort((rows[:, 2], rows[:, 1], rows[:, 0]))]
-            db.executemany("INSERT INTO postings VALUES (?,?,?)", rows.tolist())
         db.executemany("INSERT INTO bands VALUES (?,?,?,?)", sorted(self.bands))
 
 
-def _insert_document(db: sqlite3.Connection, doc: Prepared) -> int:
-    cursor = db.execute(
-        "INSERT INTO documents (source, title, added, content_hash, method, chars, final_url, "
-        "text) VALUES (?,?,?,?,?,?,?,?)",
+def _insert_document(db: sqlite3.Connection, doc: Prepared, doc_id: int) -> int:
+    db.execute(
+        "INSERT INTO documents (id, source, title, added, content_hash, method, chars, "
+        "final_url, text) VALUES (?,?,?,?,?,?,?,?,?)",
         (
+            doc_id,
             doc.source,
             doc.title,
             _now(),
@@ -108,16 +115,19 @@ def _insert_document(db: sqlite3.Connection, doc: Prepared) -> int:
             doc.text,
         ),
     )
-    assert cursor.lastrowid is not None
-    return cursor.lastrowid
+    return doc_id
 
 
 def insert_batch(
-    db: sqlite3.Connection, batch: Sequence[Prepared], profiles: Sequence[IndexedProfile]
+    db: sqlite3.Connection,
+    staged: Staged,
+    batch: Sequence[Prepared],
+    profiles: Sequence[IndexedProfile],
 ) -> int:
     """Store a batch, replacing documents of the same source; returns how many were stored.
 
-    A source named twice in the batch is stored once, as its last version.
+    A source named twice in the batch is stored once, as its last version.  Its postings go
+    to one new segment per profile, written through ``staged``.
     """
     by_fingerprint = {p.fingerprint: p for p in profiles}
     last = {doc.source: doc for doc in batch}
@@ -127,11 +137,12 @@ def insert_batch(
         for p in profiles
         if batch and p.fingerprint in batch[0].shingles
     }
-    rows = _Rows([], [])
+    rows = _Rows()
     lemma_rows: list[tuple[int, int, np.ndarray]] = []
+    delete_sources(db, [doc.source for doc in batch])
+    first_id = take_doc_ids(db, len(batch))
     for position, doc in enumerate(batch):
-        delete_sources(db, [doc.source])
-        doc_id = _insert_document(db, doc)
+        doc_id = _insert_document(db, doc, first_id + position)
         for fingerprint, (words, hashes) in doc.shingles.items():
             profile_id = by_fingerprint[fingerprint].id
             sketch = sketches[fingerprint]
@@ -145,7 +156,7 @@ def insert_batch(
             rows.add(profile_id, doc_id, hashes, sketch.keys[position])
             if sentences is not None:
                 lemma_rows.append((profile_id, doc_id, sentences.distinct()))
-    rows.insert(db)
+    rows.insert(db, staged)
     lemmas.add_documents(db, lemma_rows)
     return len(batch)
 
@@ -154,17 +165,13 @@ def _delete_document(
     db: sqlite3.Connection, doc_id: int, profiles: dict[int, IndexedProfile]
 ) -> None:
     stored = db.execute(
-        "SELECT profile_id, hashes, signature, sentences FROM doc_profiles WHERE doc_id = ?",
+        "SELECT profile_id, signature, sentences FROM doc_profiles WHERE doc_id = ?",
         (doc_id,),
     ).fetchall()
-    for profile_id, hashes, signature, sentences in stored:
+    for profile_id, signature, sentences in stored:
         if sentences is not None:
             distinct = SentenceSets.from_bytes(sentences).distinct()
             lemmas.remove_document(db, profile_id, doc_id, distinct)
-        db.executemany(
-            "DELETE FROM postings WHERE profile_id = ? AND hash = ? AND doc_id = ?",
-            ((profile_id, h, doc_id) for h in signed(unblob(hashes))),
-        )
         profile = profiles[profile_id]
         values = Signature.from_bytes(signature).values
         keys = signed(band_keys(values, profile.bands, profile.rows)[0])
@@ -177,9 +184,10 @@ def _delete_document(
 
 
 def delete_sources(db: sqlite3.Connection, sources: Iterable[str]) -> int:
-    """Remove the documents of ``sources`` with their postings, bands and lemma rows; how many
-    there were."""
+    """Remove the documents of ``sources`` with their bands and lemma rows, and tombstone their
+    postings; how many there were."""
     removed = 0
+    gone: list[int] = []
     profiles: dict[int, IndexedProfile] | None = None
     for source in sources:
         row = db.execute("SELECT id FROM documents WHERE source = ?", (source,)).fetchone()
@@ -188,5 +196,7 @@ def delete_sources(db: sqlite3.Connection, sources: Iterable[str]) -> int:
         if profiles is None:
             profiles = {p.id: p for p in read_profiles(db)}
         _delete_document(db, row[0], profiles)
+        gone.append(row[0])
         removed += 1
+    tombstone(db, gone)
     return removed

@@ -9,6 +9,7 @@ folder where a file should be; a path that does not exist.
 from __future__ import annotations
 
 import random
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -59,11 +60,21 @@ def _root_page(db: Path, table: str) -> int:
 
 
 def overwritten_postings(good: Path, bad: Path) -> None:
-    """The inverted table's root page replaced by garbage (the schema page intact)."""
+    """The postings segment files (beside an intact SQLite file) overwritten with garbage."""
+    bad.write_bytes(good.read_bytes())
+    _copy_segments(good, bad)
+    for segment in Path(f"{bad}-segments").glob("*.hashes.npy"):
+        segment.write_bytes(b"\xa5" * segment.stat().st_size)
+
+
+def overwritten_table(good: Path, bad: Path) -> None:
+    """The documents' shingle table's root page replaced by garbage (the schema page and the
+    segments intact)."""
     data = bytearray(good.read_bytes())
-    size, page = _page_size(data), _root_page(good, "postings")
+    size, page = _page_size(data), _root_page(good, "doc_profiles")
     data[(page - 1) * size : page * size] = b"\xa5" * size
     bad.write_bytes(data)
+    _copy_segments(good, bad)
 
 
 def scribbled(good: Path, bad: Path) -> None:
@@ -73,10 +84,17 @@ def scribbled(good: Path, bad: Path) -> None:
     for start in range(size, len(data), size):
         data[start + 100 : start + 400] = rng.randbytes(300)
     bad.write_bytes(data)
+    _copy_segments(good, bad)
 
 
 def truncated(good: Path, bad: Path) -> None:
     bad.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    _copy_segments(good, bad)
+
+
+def _copy_segments(good: Path, bad: Path) -> None:
+    """The segment folder beside ``bad`` as it is beside ``good``: only the file is damaged."""
+    shutil.copytree(f"{good}-segments", f"{bad}-segments", dirs_exist_ok=True)
 
 
 def crafted(good: Path, bad: Path) -> None:
@@ -95,7 +113,8 @@ def folder(good: Path, bad: Path) -> None:
 
 
 CASES: list[tuple[Callable[[Path, Path], None], str, str]] = [
-    (overwritten_postings, "corrupt", "is damaged (database disk image is malformed)"),
+    (overwritten_postings, "corrupt", "is damaged: segment "),
+    (overwritten_table, "corrupt", "is damaged (database disk image is malformed)"),
     (scribbled, "corrupt", "is damaged ("),
     (truncated, "corrupt", "is damaged (database disk image is malformed)"),
     (crafted, "corrupt", "is damaged: it is marked as a canon index but lacks the tables"),

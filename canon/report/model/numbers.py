@@ -48,6 +48,9 @@ class IndexFigures:
     texts: str
     text_bytes: str
     profiles: tuple[IndexProfileRow, ...]
+    segments: str
+    segment_bytes: str
+    tombstones: str  # removed documents whose postings the next merge drops
 
 
 def index_rows(stats: IndexStats, locale: str | None = None) -> IndexFigures:
@@ -62,4 +65,7 @@ def index_rows(stats: IndexStats, locale: str | None = None) -> IndexFigures:
             IndexProfileRow(p.name, p.fingerprint, p.k, p.step, grouped(rows, locale=locale))
             for p, rows in stats.profiles
         ),
+        grouped(stats.segments, locale=locale),
+        grouped(stats.segment_bytes, locale=locale),
+        grouped(stats.tombstones, locale=locale),
     )

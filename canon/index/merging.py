@@ -1,0 +1,182 @@
+"""Segments → fewer, larger segments: the tiered merge policy, a merge, a background merger.
+
+A segment's *tier* is ``floor(log8(rows))``.  When a profile has :data:`MERGE_FACTOR`
+segments of one tier, the oldest of them are merged into one (of the next tier, or the same
+one when tombstones shrank it): each posting is rewritten about ``log8(postings / batch)``
+times over the life of the index, and a profile keeps fewer than ``MERGE_FACTOR`` segments a
+tier, so a lookup searches a few dozen sorted arrays at most.
+
+A merge reads its segments (held, so no cleaner deletes them), drops the postings of
+tombstoned documents, writes and fsyncs the merged segment, then swaps it for its inputs in
+one short transaction, which also drops the tombstones no segment covers any more.  If another
+process merged some of the inputs first, the swap changes nothing and the new file is
+deleted.  The replaced files are deleted at once unless a reader still holds them (then by a
+later writer's clean-up).  A kill at any moment leaves either the old segments listed or the
+new one, and unlisted files that the next writer deletes.
+
+:class:`Merger` runs merges in a thread of ``canon index add``, on its own connection, while
+the next batches are read and written; :func:`optimize` merges each profile's segments into
+one and applies every tombstone (``canon index optimize``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import math
+import sqlite3
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .connection import open_index, transaction
+from .manifest import Manifest, listed_names, prune_tombstones, read_manifest, replace_segments
+from .segments import SegmentInfo, Staged, clean, ensure_folder, open_segment
+
+__all__ = ["MERGE_FACTOR", "Merger", "OptimizeReport", "merge", "merge_due", "optimize", "plan"]
+
+MERGE_FACTOR = 8
+_ROUNDS = 1000  # merges one call makes at most (each one shrinks the segment count)
+
+
+@dataclass(frozen=True)
+class OptimizeReport:
+    segments_before: int
+    segments_after: int
+    tombstones_applied: int
+    files_deleted: int
+
+
+def tier(rows: int) -> int:
+    return int(math.log(max(rows, 1), MERGE_FACTOR))
+
+
+def plan(manifest: Manifest) -> list[list[SegmentInfo]]:
+    """The merges the policy asks for now: per profile and tier with ``MERGE_FACTOR``
+    segments or more, its oldest ``MERGE_FACTOR``."""
+    groups: dict[tuple[int, int], list[SegmentInfo]] = {}
+    for info in manifest.segments:  # oldest first
+        groups.setdefault((info.profile_id, tier(info.rows)), []).append(info)
+    return [found[:MERGE_FACTOR] for found in groups.values() if len(found) >= MERGE_FACTOR]
+
+
+def _merged(
+    path: Path, folder: Path, group: Sequence[SegmentInfo], dead: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The live postings of ``group``, sorted by hash then document."""
+    mapped = [open_segment(path, folder, info) for info in group]
+    try:
+        hashes = np.concatenate([np.asarray(m.hashes) for m in mapped])
+        docs = np.concatenate([np.asarray(m.docs) for m in mapped])
+    finally:
+        for m in mapped:
+            m.close()
+    if len(dead):
+        live = ~np.isin(docs, dead)
+        hashes, docs = hashes[live], docs[live]
+    # Runs of increasing ids: a stable sort by hash keeps each hash's ids in order.
+    ordered = all(a.last_doc < b.first_doc for a, b in itertools.pairwise(group))
+    order = np.argsort(hashes, kind="stable") if ordered else np.lexsort((docs, hashes))
+    return hashes[order], docs[order]
+
+
+def merge(
+    db: sqlite3.Connection, path: Path, group: Sequence[SegmentInfo], dead: np.ndarray
+) -> bool:
+    """Merge ``group`` (one profile's segments) into one; False if another process merged
+    some of it first."""
+    folder = ensure_folder(path)
+    hashes, docs = _merged(path, folder, group, dead)
+    with Staged(path, folder) as staged:
+        new = staged.write(group[0].profile_id, hashes, docs) if len(hashes) else None
+        with transaction(db, path):
+            done = replace_segments(db, group, new, dead)
+    clean(path, lambda: listed_names(db))  # the replaced files, or the new one if not listed
+    return done
+
+
+def merge_due(db: sqlite3.Connection, path: Path) -> int:
+    """Run the merges the policy asks for until it asks for none; how many were run."""
+    done = 0
+    for _ in range(_ROUNDS):
+        manifest = read_manifest(db)
+        groups = plan(manifest)
+        if not groups:
+            break
+        done += merge(db, path, groups[0], manifest.tombstones)
+    return done
+
+
+def optimize(db: sqlite3.Connection, path: Path) -> OptimizeReport:
+    """Merge each profile's segments into one, applying every tombstone; delete orphans."""
+    manifest = read_manifest(db)
+    before = len(manifest.segments)
+    profiles = sorted({s.profile_id for s in manifest.segments})
+    for profile_id in profiles:
+        group = manifest.of_profile(profile_id)
+        if len(group) > 1 or len(manifest.tombstones):
+            merge(db, path, group, manifest.tombstones)
+    with transaction(db, path):
+        prune_tombstones(db)
+    after = read_manifest(db)
+    deleted = clean(path, lambda: listed_names(db))
+    applied = len(manifest.tombstones) - len(after.tombstones)
+    return OptimizeReport(before, len(after.segments), applied, deleted)
+
+
+class Merger:
+    """Merges in a background thread, on its own connection: :meth:`poke` after each
+    committed batch, :meth:`finish` at the end (runs what is still due, then re-raises a
+    merge's error, if any)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.merges = 0
+        self._wake = threading.Event()
+        self._stop = False
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="canon-merge", daemon=True)
+
+    def poke(self) -> None:
+        """A batch was committed.  The thread starts at the first one, after the add's worker
+        processes were forked (a fork copies no running thread's locks then)."""
+        if not self._thread.is_alive() and self._thread.ident is None:
+            self._thread.start()
+        self._wake.set()
+
+    def finish(self) -> None:
+        if self._thread.ident is None:
+            return
+        self._stop = True
+        self._wake.set()
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+
+    def abandon(self) -> None:
+        """Stop after the merge under way, dropping its error (another one is being raised)."""
+        self._error = None
+        with contextlib.suppress(BaseException):
+            self.finish()
+
+    def _run(self) -> None:
+        try:
+            db = open_index(self.path)
+        except BaseException as exc:  # reported by finish()
+            self._error = exc
+            return
+        try:
+            while True:
+                self._wake.wait()
+                self._wake.clear()
+                stopping = self._stop
+                self.merges += merge_due(db, self.path)
+                if stopping:
+                    return
+        except BaseException as exc:
+            self._error = exc
+        finally:
+            db.close()

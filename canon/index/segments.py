@@ -1,0 +1,326 @@
+"""Postings → immutable segment files beside the index: written, locked, mapped, deleted.
+
+A segment holds one profile's postings as two NumPy arrays of one length, sorted by hash (a
+hash's documents in id order): ``NAME.hashes.npy`` (little-endian uint64 shingle hashes) and
+``NAME.docs.npy`` (little-endian uint32 document ids), 12 bytes a posting.  Readers map both
+files (``np.load(mmap_mode="r")``) and find a draft's hashes with ``np.searchsorted``.  A file
+is never changed once written: merging writes a new segment and the manifest (the SQLite
+``segments`` table) swaps the old ones for it in one transaction.
+
+A segment's files are written and fsynced, and the folder fsynced, before the transaction that
+lists them commits; a file the manifest does not list is an *orphan* (left by a crash, a failed
+batch or a merge that lost a race) and is deleted by the next writer that opens the index.
+
+Who may delete what is settled with ``flock`` locks, which the kernel drops when a process dies
+(a SIGKILL too), so no crash leaves one behind:
+
+- the folder's ``lock`` file: *shared* while a writer creates a segment's first file and locks
+  it, and while a reader goes from reading the manifest to locking the files it lists;
+  *exclusive* while a cleaner lists, checks and deletes files.  So a cleaner never sees a file
+  between its creation and its lock, nor a reader between its manifest and its files;
+- each segment's ``.hashes.npy``: *exclusive* from its creation until the transaction that
+  lists it has committed or rolled back; *shared* while a reader holds the segment.  A cleaner
+  deletes a segment only when it gets the exclusive lock without waiting, and reads the
+  manifest only after it holds the lock, so it deletes neither a segment still being written
+  nor one a reader of an older snapshot still uses; such a file waits for a later cleaner.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import secrets
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import IndexFileError
+
+__all__ = [
+    "DOCS",
+    "HASHES",
+    "Mapped",
+    "SegmentInfo",
+    "Staged",
+    "clean",
+    "ensure_folder",
+    "folder_lock",
+    "folder_of",
+    "open_segment",
+    "sort_postings",
+]
+
+HASHES = ".hashes.npy"
+DOCS = ".docs.npy"
+_LOCK = "lock"
+_MAX_DOC = 2**32 - 1  # document ids are stored as uint32
+
+
+@dataclass(frozen=True)
+class SegmentInfo:
+    """A segment as the manifest lists it."""
+
+    name: str
+    profile_id: int
+    rows: int
+    first_doc: int
+    last_doc: int
+
+
+def folder_of(path: Path) -> Path:
+    """The segment folder of the index file ``path``: ``corpus.db`` → ``corpus.db-segments``."""
+    return Path(f"{path}-segments")
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _os_error(path: Path, exc: OSError, writing: bool) -> IndexFileError:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return IndexFileError(
+            f"{path}: cannot write: the disk is full; free some space, then run the command "
+            "again (documents already committed are intact)",
+            path=path,
+            reason="disk-full",
+        )
+    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        verb = "write" if writing else "read"
+        return IndexFileError(
+            f"{path}: cannot {verb} its segment folder {folder_of(path)} "
+            f"({exc.strerror or exc}); check the folder's permissions",
+            path=path,
+            reason="read-only" if writing else "unreadable",
+        )
+    what = "write" if writing else "read"
+    return IndexFileError(
+        f"{path}: cannot {what} a segment file ({exc.strerror or exc})", path=path, reason="io"
+    )
+
+
+def ensure_folder(path: Path) -> Path:
+    """The segment folder of ``path``, made (with its lock file) if it is not there yet."""
+    folder = folder_of(path)
+    try:
+        if not (folder / _LOCK).exists():
+            folder.mkdir(exist_ok=True)
+            (folder / _LOCK).touch()
+            _fsync_dir(folder)
+            _fsync_dir(folder.parent)
+    except OSError as exc:
+        raise _os_error(path, exc, writing=True) from exc
+    return folder
+
+
+@contextmanager
+def folder_lock(folder: Path, exclusive: bool) -> Iterator[None]:
+    """The folder's lock, held for the block; none if the folder has no lock file (an index
+    on storage nobody can write: nothing there is deleted either)."""
+    try:
+        fd = os.open(folder / _LOCK, os.O_RDONLY)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(fd)  # closing drops the lock
+
+
+def sort_postings(hashes: np.ndarray, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(hashes, docs)`` as a segment keeps them: sorted by hash, then document."""
+    order = np.lexsort((docs, hashes))
+    return hashes[order].astype("<u8"), docs[order].astype("<u4")
+
+
+# ------------------------------------------------------------------ writing
+
+
+def _save(handle: object, array: np.ndarray) -> None:
+    np.save(handle, array, allow_pickle=False)  # type: ignore[arg-type]
+
+
+@dataclass
+class Staged:
+    """Segments written for one transaction.  Use as a context manager around it: leaving
+    normally releases their locks (the transaction listed them), leaving by an error deletes
+    them (it did not)."""
+
+    path: Path
+    folder: Path
+    written: list[tuple[SegmentInfo, int]] = field(default_factory=list)
+
+    def write(self, profile_id: int, hashes: np.ndarray, docs: np.ndarray) -> SegmentInfo:
+        """A new segment of sorted ``(hashes, docs)``, fsynced with its folder, locked until
+        the context ends."""
+        if len(docs) and int(docs.max()) > _MAX_DOC:
+            raise IndexFileError(
+                f"{self.path}: the index has given out more than {_MAX_DOC:,} document ids; "
+                "build a new index from its sources",
+                path=self.path,
+                reason="full",
+            )
+        name = secrets.token_hex(8)
+        try:
+            with folder_lock(self.folder, exclusive=False):
+                flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                fd = os.open(self.folder / f"{name}{HASHES}", flags, 0o666)
+                fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError as exc:
+            raise _os_error(self.path, exc, writing=True) from exc
+        info = SegmentInfo(name, profile_id, len(hashes), int(docs.min()), int(docs.max()))
+        self.written.append((info, fd))
+        try:
+            with open(self.folder / f"{name}{DOCS}", "xb") as out:
+                _save(out, np.ascontiguousarray(docs, dtype="<u4"))
+                out.flush()
+                os.fsync(out.fileno())
+            with os.fdopen(os.dup(fd), "wb") as out:
+                _save(out, np.ascontiguousarray(hashes, dtype="<u8"))
+                out.flush()
+                os.fsync(out.fileno())
+            _fsync_dir(self.folder)
+        except OSError as exc:
+            raise _os_error(self.path, exc, writing=True) from exc
+        return info
+
+    def __enter__(self) -> Staged:
+        return self
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        for info, fd in self.written:
+            if kind is not None:
+                _unlink(self.folder, info.name)
+            os.close(fd)
+        self.written.clear()
+
+
+def _unlink(folder: Path, name: str) -> None:
+    for suffix in (DOCS, HASHES):  # the hashes file last: it carries the segment's lock
+        with suppress(FileNotFoundError):
+            (folder / f"{name}{suffix}").unlink()
+
+
+# ------------------------------------------------------------------ reading
+
+
+@dataclass
+class Mapped:
+    """A segment mapped for lookups, held (shared lock) until :meth:`close`."""
+
+    info: SegmentInfo
+    hashes: np.ndarray
+    docs: np.ndarray
+    fd: int
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def _damaged(path: Path, name: str, what: str) -> IndexFileError:
+    return IndexFileError(
+        f"{path}: is damaged: segment {name} {what}; build a new index from its sources",
+        path=path,
+        reason="corrupt",
+    )
+
+
+def _load(path: Path, file: Path, dtype: str, rows: int, name: str) -> np.ndarray:
+    try:
+        array = np.load(file, mmap_mode="r", allow_pickle=False)
+    except (ValueError, EOFError, OSError) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise _damaged(path, name, f"cannot be read ({exc})") from None
+    if array.dtype != np.dtype(dtype) or array.shape != (rows,):
+        raise _damaged(path, name, f"holds {array.dtype} {array.shape}, not {rows} postings")
+    return array
+
+
+def open_segment(path: Path, folder: Path, info: SegmentInfo) -> Mapped:
+    """Map a listed segment and hold it.  ``FileNotFoundError`` if it is gone (a reader of an
+    old manifest; the caller reads the manifest again)."""
+    try:
+        fd = os.open(folder / f"{info.name}{HASHES}", os.O_RDONLY)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise _os_error(path, exc, writing=False) from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        hashes = _load(path, folder / f"{info.name}{HASHES}", "<u8", info.rows, info.name)
+        docs = _load(path, folder / f"{info.name}{DOCS}", "<u4", info.rows, info.name)
+    except FileNotFoundError:
+        os.close(fd)
+        raise _damaged(path, info.name, "has lost a file") from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return Mapped(info, hashes, docs, fd)
+
+
+# ------------------------------------------------------------------ deleting
+
+
+def _names(folder: Path) -> set[str]:
+    found = set()
+    for entry in os.listdir(folder):
+        for suffix in (HASHES, DOCS):
+            if entry.endswith(suffix):
+                found.add(entry[: -len(suffix)])
+    return found
+
+
+def _try_lock(folder: Path, name: str) -> int | None:
+    """The segment's exclusive lock if nobody holds it (``-1``: it has no hashes file)."""
+    try:
+        fd = os.open(folder / f"{name}{HASHES}", os.O_RDONLY)
+    except FileNotFoundError:
+        return -1
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def clean(path: Path, listed: Callable[[], set[str]]) -> int:
+    """Delete the segments the manifest does not list (``listed`` reads it) and nobody holds;
+    how many were deleted."""
+    folder = folder_of(path)
+    if not (folder / _LOCK).exists():
+        return 0
+    deleted = 0
+    try:
+        with folder_lock(folder, exclusive=True):
+            locked = {}
+            for name in _names(folder):
+                fd = _try_lock(folder, name)
+                if fd is not None:
+                    locked[name] = fd
+            try:
+                keep = listed()  # read only now: every locked file is committed or abandoned
+                for name in set(locked) - keep:
+                    _unlink(folder, name)
+                    deleted += 1
+            finally:
+                for fd in locked.values():
+                    if fd >= 0:
+                        os.close(fd)
+            if deleted:
+                _fsync_dir(folder)
+    except OSError as exc:
+        raise _os_error(path, exc, writing=True) from exc
+    return deleted

@@ -1,0 +1,147 @@
+"""A manifest → the segments it lists, mapped and held: a reader's consistent view of the postings.
+
+A snapshot is read in one SQLite transaction (the segments and the tombstones of one
+moment) and holds every segment it maps with a shared lock, so no merge deletes a file under
+it.  The lookups of an open :class:`~canon.index.store.Index` go through its snapshot, which is
+read again when the manifest's generation has moved on (another process added or merged).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import IndexFileError
+from .manifest import Manifest, generation, read_manifest
+from .segments import Mapped, folder_lock, folder_of, open_segment
+
+__all__ = ["Snapshot", "is_stale", "load_snapshot"]
+
+_RETRIES = 20  # manifests read again when a listed file was just merged away
+
+
+@dataclass
+class _Hits:
+    """Postings of probed hashes: the row ranges of each segment, and the probes' counts."""
+
+    ranges: list[tuple[Mapped, np.ndarray, np.ndarray]]  # (segment, lo, hi) aligned with probes
+    counts: np.ndarray  # postings per probe, tombstoned ones included
+
+
+def _ranges(segments: list[Mapped], probes: np.ndarray) -> _Hits:
+    counts = np.zeros(len(probes), dtype=np.int64)
+    ranges = []
+    for seg in segments:
+        lo = np.searchsorted(seg.hashes, probes, side="left")
+        hi = np.searchsorted(seg.hashes, probes, side="right")
+        counts += hi - lo
+        ranges.append((seg, lo, hi))
+    return _Hits(ranges, counts)
+
+
+def _gather(hits: _Hits, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(probe index, hash, doc)`` of every posting of the ``wanted`` probes."""
+    probe_parts, hash_parts, doc_parts = [], [], []
+    for seg, lo, hi in hits.ranges:
+        lengths = np.where(wanted, hi - lo, 0)
+        total = int(lengths.sum())
+        if not total:
+            continue
+        which = np.repeat(np.arange(len(lo)), lengths)
+        # each row's offset within its probe's range, added to the range's start
+        offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        rows = lo[which] + offsets
+        probe_parts.append(which)
+        hash_parts.append(np.asarray(seg.hashes[rows]))
+        doc_parts.append(np.asarray(seg.docs[rows], dtype=np.int64))
+    if not probe_parts:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, np.zeros(0, dtype=np.uint64), empty
+    return np.concatenate(probe_parts), np.concatenate(hash_parts), np.concatenate(doc_parts)
+
+
+@dataclass
+class Snapshot:
+    """The mapped segments of one manifest."""
+
+    manifest: Manifest
+    mapped: dict[int, list[Mapped]]  # profile id → its segments
+
+    def close(self) -> None:
+        for segments in self.mapped.values():
+            for seg in segments:
+                seg.close()
+
+    def everything(self, profile_id: int) -> tuple[np.ndarray, np.ndarray]:
+        """Every live posting of the profile, ``(hashes, docs)``, in no particular order."""
+        segments = self.mapped.get(profile_id, [])
+        if not segments:
+            return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
+        hashes = np.concatenate([np.asarray(s.hashes) for s in segments]).astype(np.uint64)
+        docs = np.concatenate([np.asarray(s.docs) for s in segments]).astype(np.int64)
+        live = ~np.isin(docs, self.manifest.tombstones)
+        return hashes[live], docs[live]
+
+    def lookup(
+        self, profile_id: int, hashes: np.ndarray, common: int | None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(hashes, docs)`` of every live posting of ``hashes`` under the profile, and the
+        probed hashes held by more than ``common`` live documents (those have no rows)."""
+        probes = np.unique(np.asarray(hashes, dtype=np.uint64))
+        hits = _ranges(self.mapped.get(profile_id, []), probes)
+        dead = self.manifest.tombstones
+        wanted = hits.counts > 0
+        sure = np.zeros(len(probes), dtype=bool)
+        if common is not None:
+            # A removed document holds a hash at most once, so beyond ``common`` + tombstones
+            # the count is over ``common`` whatever the tombstones are.
+            sure = hits.counts > common + len(dead)
+            wanted &= ~sure
+        which, found, docs = _gather(hits, wanted)
+        if len(dead):
+            live = ~np.isin(docs, dead)
+            which, found, docs = which[live], found[live], docs[live]
+        frequent = sure
+        if common is not None:
+            frequent = sure | (np.bincount(which, minlength=len(probes)) > common)
+            keep = ~frequent[which]
+            found, docs = found[keep], docs[keep]
+        return found, docs, probes[frequent]
+
+
+def _open_all(path: Path, folder: Path, manifest: Manifest) -> dict[int, list[Mapped]]:
+    mapped: dict[int, list[Mapped]] = {}
+    try:
+        for info in manifest.segments:
+            mapped.setdefault(info.profile_id, []).append(open_segment(path, folder, info))
+    except BaseException:
+        for segments in mapped.values():
+            for seg in segments:
+                seg.close()
+        raise
+    return mapped
+
+
+def load_snapshot(db: sqlite3.Connection, path: Path) -> Snapshot:
+    """The current manifest with its segments mapped and held."""
+    folder = folder_of(path)
+    for _ in range(_RETRIES):
+        with folder_lock(folder, exclusive=False):
+            manifest = read_manifest(db)
+            try:
+                return Snapshot(manifest, _open_all(path, folder, manifest))
+            except FileNotFoundError:
+                continue  # merged away and deleted since this manifest: read the new one
+    raise IndexFileError(
+        f"{path}: is damaged: a segment its manifest lists is missing from {folder}; "
+        "build a new index from its sources",
+        path=path,
+        reason="corrupt",
+    )
+
+
+def is_stale(db: sqlite3.Connection, snapshot: Snapshot) -> bool:
+    return generation(db) != snapshot.manifest.generation

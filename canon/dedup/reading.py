@@ -24,27 +24,17 @@ from typing import Any
 import numpy as np
 
 from ..canonical import canonicalize
-from ..errors import CanonError, InputError, TextTooShort
+from ..errors import CanonError, TextTooShort
 from ..shingle import shingle_hashes
 from ..sources.collection import Failure, Item
-from ..sources.documents import Document, page_document, read_source
-from ..sources.extract import extract_html
-from ..sources.fetch import Page, is_url
+from ..sources.documents import Document
+from ..sources.items import Fetched, fetched_ahead, item_document
 from .settings import Reading
 
 __all__ = ["BLOCK_ITEMS", "Block", "read_block", "read_stream"]
 
 BLOCK_ITEMS = 32  # items a worker reads per block
 AHEAD = 3  # blocks in flight per worker
-
-
-@dataclass(frozen=True)
-class _Fetched:
-    """A URL item whose page was fetched (``page``), or whose fetch failed (``error``)."""
-
-    source: str
-    page: Page | None
-    error: str = ""
 
 
 @dataclass(frozen=True)
@@ -70,22 +60,11 @@ class Block:
                 yield source, int(self.chars[i]), self.hashes[start:end]
 
 
-def _document(item: Item | _Fetched, reading: Reading) -> Document:
-    if isinstance(item, _Fetched):
-        if item.page is None:
-            raise InputError(item.error or f"{item.source}: not fetched", source=item.source)
-        return page_document(item.page, whole_page=reading.whole_page)
-    if item.text is not None:
-        return Document(item.source, item.text, method="text", encoding=None)
-    if item.html is not None:
-        page = extract_html(item.html, item.source, whole_page=reading.whole_page)
-        return Document(item.source, page.text, page.title, page.method, None, page.language)
-    return read_source(
-        item.source, whole_page=reading.whole_page, fetch_options=reading.fetch_options
-    )
+def _document(item: Item | Fetched, reading: Reading) -> Document:
+    return item_document(item, whole_page=reading.whole_page, fetch_options=reading.fetch_options)
 
 
-def _shingled(item: Item | _Fetched, reading: Reading) -> tuple[int, np.ndarray]:
+def _shingled(item: Item | Fetched, reading: Reading) -> tuple[int, np.ndarray]:
     doc = _document(item, reading)
     canonical = canonicalize(doc.text, reading.profile)
     hashes = shingle_hashes(canonical.hashes, reading.k)
@@ -100,7 +79,7 @@ def _shingled(item: Item | _Fetched, reading: Reading) -> tuple[int, np.ndarray]
     return doc.chars, hashes
 
 
-def read_block(items: list[Item | _Fetched], reading: Reading) -> Block:
+def read_block(items: list[Item | Fetched], reading: Reading) -> Block:
     """Read, canonicalize and shingle ``items`` (an item that fails gets its reason)."""
     chars = np.zeros(len(items), dtype=np.int64)
     sizes = np.zeros(len(items) + 1, dtype=np.int64)
@@ -120,28 +99,9 @@ def read_block(items: list[Item | _Fetched], reading: Reading) -> Block:
     return Block(sources, chars, np.cumsum(sizes), hashes, tuple(reasons))
 
 
-def _fetches(item: Item) -> bool:
-    return item.text is None and item.html is None and is_url(item.source)
-
-
-def _fetched(items: list[Item], reading: Reading) -> list[Item | _Fetched]:
+def _fetched(items: list[Item], reading: Reading) -> list[Item | Fetched]:
     """The block's items, its URLs fetched together (when it has several)."""
-    urls = [x.source for x in items if _fetches(x)]
-    if len(urls) < 2:
-        return list(items)
-    from ..sources.fetchall import fetch_all
-
-    pages = dict(fetch_all(urls, reading.fetch_options))
-    out: list[Item | _Fetched] = []
-    for item in items:
-        page = pages[item.source] if _fetches(item) else None
-        if page is None:
-            out.append(item)
-        elif isinstance(page, Page):
-            out.append(_Fetched(item.source, page))
-        else:
-            out.append(_Fetched(item.source, None, str(page)))
-    return out
+    return list(fetched_ahead(items, reading.fetch_options))
 
 
 _reading: Reading | None = None
@@ -152,19 +112,19 @@ def _init(reading: Reading) -> None:
     _reading = reading
 
 
-def _work(items: list[Item | _Fetched]) -> Block:
+def _work(items: list[Item | Fetched]) -> Block:
     assert _reading is not None
     return read_block(items, _reading)
 
 
-def _blocks(items: Iterable[Item], reading: Reading) -> Iterator[list[Item | _Fetched]]:
+def _blocks(items: Iterable[Item], reading: Reading) -> Iterator[list[Item | Fetched]]:
     iterator = iter(items)
     while block := list(islice(iterator, BLOCK_ITEMS)):
         yield _fetched(block, reading)
 
 
 def _in_workers(
-    blocks: Iterator[list[Item | _Fetched]], reading: Reading, workers: int
+    blocks: Iterator[list[Item | Fetched]], reading: Reading, workers: int
 ) -> Iterator[Block]:
     """Blocks read by ``workers`` processes, in order, at most ``AHEAD`` each in flight.  The
     profile's rules, the analyzer and the persisted lemmas are loaded here first, so the

@@ -25,9 +25,9 @@ from ..profile import Profile
 from ..sentences import SentenceSets, sentence_sets
 from ..shingle import shingle_hashes, window_hashes
 from ..sources.collection import Failure, Item
-from ..sources.documents import Document, page_document, read_source
-from ..sources.extract import extract_html
-from ..sources.fetch import FetchOptions, Page, is_url
+from ..sources.documents import Document
+from ..sources.fetch import FetchOptions
+from ..sources.items import Fetched, fetched_ahead, item_document
 from .rules import kept_windows
 from .schema import pack_text
 from .writes import Prepared
@@ -55,51 +55,8 @@ class _Job:
     winnow: int = 1
 
 
-@dataclass(frozen=True)
-class _Fetched:
-    """A URL item whose page was fetched (or whose fetch failed, ``error``)."""
-
-    source: str
-    page: Page | None
-    error: str | None = None
-
-
-def _fetches(item: Item) -> bool:
-    return item.text is None and item.html is None and is_url(item.source)
-
-
-def _fetched_first(items: Sequence[Item], job: _Job) -> Iterator[Item | _Fetched]:
-    """The items in order, each URL's page fetched ahead (concurrently) when there are several."""
-    urls = [item.source for item in items if _fetches(item)]
-    if len(urls) < 2:
-        yield from items
-        return
-    from ..sources.fetchall import fetch_all
-
-    pages = fetch_all(urls, job.fetch_options)
-    for item in items:
-        if not _fetches(item):
-            yield item
-            continue
-        _, page = next(pages)
-        yield (
-            _Fetched(item.source, page)
-            if isinstance(page, Page)
-            else _Fetched(item.source, None, str(page))
-        )
-
-
-def _document(item: Item | _Fetched, job: _Job) -> Document:
-    if isinstance(item, _Fetched):
-        if item.page is None:
-            raise InputError(item.error or f"{item.source}: not fetched", source=item.source)
-        return page_document(item.page, whole_page=job.whole_page)
-    if item.text is not None:
-        return Document(item.source, item.text, method="text", encoding=None)
-    if item.html is not None:
-        page = extract_html(item.html, item.source, whole_page=job.whole_page)
-        return Document(item.source, page.text, page.title, page.method, None, page.language)
-    return read_source(item.source, whole_page=job.whole_page, fetch_options=job.fetch_options)
+def _document(item: Item | Fetched, job: _Job) -> Document:
+    return item_document(item, whole_page=job.whole_page, fetch_options=job.fetch_options)
 
 
 @dataclass(frozen=True)
@@ -167,7 +124,7 @@ def shingle_profiles(
     return Shingled(shingles, sentences, first or ())
 
 
-def _prepare_item(item: Item | _Fetched, job: _Job) -> Prepared | Failure | Skipped:
+def _prepare_item(item: Item | Fetched, job: _Job) -> Prepared | Failure | Skipped:
     try:
         doc = _document(item, job)
         digest = hashlib.sha256(doc.text.encode("utf-8")).hexdigest()[:32]
@@ -199,7 +156,7 @@ def _init(job: _Job) -> None:
     _job = job
 
 
-def _work(item: Item | _Fetched) -> Prepared | Failure | Skipped:
+def _work(item: Item | Fetched) -> Prepared | Failure | Skipped:
     assert _job is not None
     return _prepare_item(item, _job)
 
@@ -234,7 +191,7 @@ def prepare_all(
         store_text,
         winnow,
     )
-    ready = _fetched_first(items, job)
+    ready = fetched_ahead(items, job.fetch_options)
     if workers <= 1 or len(items) < 2 * workers:
         for item in ready:
             yield _prepare_item(item, job)

@@ -64,7 +64,9 @@ def drafts(docs: Sequence[str], count: int, seed: int) -> list[str]:
     return result
 
 
-def build(folder: Path, docs: Sequence[str], sample: int) -> Path:
+def build(folder: Path, docs: Sequence[str], name: str, **rules: int) -> Path:
+    """An index of ``docs`` under ``lemma``, k = 4, with the index ``rules`` (``sample``,
+    ``winnow``), in ``folder/name.db``; the records file is written once and shared."""
     records = folder / "corpus.jsonl"
     if not records.exists():
         lines = (
@@ -72,10 +74,10 @@ def build(folder: Path, docs: Sequence[str], sample: int) -> Path:
             for i, t in enumerate(docs)
         )
         records.write_text("\n".join(lines), "utf-8")
-    db = folder / f"sample-{sample}.db"
+    db = folder / f"{name}.db"
     with Index(db, create=True) as index:
-        canon.add_sources(index, [str(records)], [canon.get_profile("lemma")], k=4,
-                          sample=sample, workers=2)  # fmt: skip
+        canon.add_sources(index, [str(records)], [canon.get_profile("lemma")], k=4, workers=2,
+                          **rules)  # fmt: skip
     return db
 
 
@@ -125,11 +127,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     texts = drafts(docs, 20 if args.quick else 60, args.seed)
     with tempfile.TemporaryDirectory(prefix="canon-sampling-") as tmp:
         folder = Path(tmp)
-        base, base_size, base_rows = measure(build(folder, docs, 1), texts)
+        base, base_size, base_rows = measure(build(folder, docs, "sample-1"), texts)
         rows = [["1 (all)", f"{base_size / 2**20:.1f}", "100%", "100%", "0", "0", "0", "0",
                  "100%"]]  # fmt: skip
         for m in args.moduli:
-            results, size, postings = measure(build(folder, docs, m), texts)
+            results, size, postings = measure(build(folder, docs, f"sample-{m}", sample=m), texts)
             rows.append([str(m), f"{size / 2**20:.1f}", f"{size / base_size:.0%}",
                          f"{postings / base_rows:.1%}", *compare(base, results)])  # fmt: skip
     print(f"## Sampling: {len(docs):,} documents, {len(texts)} drafts (lemma, k = 4)\n")

@@ -23,7 +23,6 @@ Run from the repository root::
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import tempfile
@@ -33,7 +32,7 @@ from pathlib import Path
 import canon
 from benchmarks._common import argument_parser, quantile, stopwatch, table
 from benchmarks.corpus import generate_documents
-from benchmarks.sampling import corpus, drafts
+from benchmarks.sampling import build, corpus, drafts
 from canon import Index
 
 RUN_LENGTHS = (6, 10, 18, 34)
@@ -58,20 +57,6 @@ def planted(docs: Sequence[str], length: int, count: int, seed: int) -> list[tup
         before, after = fresh[at : at + 50], fresh[at + 50 : at + 100]
         result.append((f"doc-{n}", " ".join(before) + " " + run + " " + " ".join(after)))
     return result
-
-
-def build(folder: Path, docs: Sequence[str], name: str, **rules: int) -> Path:
-    records = folder / "corpus.jsonl"
-    if not records.exists():
-        lines = (
-            json.dumps({"id": f"doc-{i}", "text": t}, ensure_ascii=False)
-            for i, t in enumerate(docs)
-        )
-        records.write_text("\n".join(lines), "utf-8")
-    db = folder / f"{name}.db"
-    with Index(db, create=True) as index:
-        canon.add_sources(index, [str(records)], [LEMMA], k=K, workers=2, **rules)
-    return db
 
 
 def _check(index: Index, text: str):

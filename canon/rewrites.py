@@ -4,7 +4,7 @@ Each draft sentence of at least ``min_lemmas`` content lemmas is compared with t
 of the indexed documents by the IDF-weighted Dice of their lemma sets
 (:mod:`canon.sentences`; IDF from the index's document frequencies); it is *rewritten from* a
 source sentence when that score reaches ``threshold``.  The answer equals comparing the draft
-sentence with every sentence of every document, but only a few documents are read:
+sentence with every sentence of every document (up to a cap), but only a few documents are read:
 
 - Dice ≥ θ needs ``w(shared) ≥ α · w(draft)`` with ``α = θ / (2 − θ)``.  So a source
   sentence that reaches θ must hold one of the draft sentence's rarest lemmas, those that
@@ -12,7 +12,9 @@ sentence with every sentence of every document, but only a few documents are rea
   The prefixes are looked up in the lemma postings, and so are the drafts' other lemmas,
   rarest first, while they add at most :data:`PROBE_POSTINGS` postings (document ids).
 - A document whose looked-up lemmas, plus all the lemmas not looked up, weigh less than
-  ``α · w(draft)`` cannot hold such a sentence, and is not read.
+  ``α · w(draft)`` cannot hold such a sentence, and is not read.  Of the others, at most
+  :data:`MAX_CANDIDATES` are read, those whose bound is highest: the answer is exact while
+  fewer documents qualify, and bounded in time when a large index of similar texts has more.
 - The other documents' sentence sets are read; the weight each of their sentences shares
   with each draft sentence is summed at once, and only the pairs that share at least
   ``α · w(draft)`` have the source sentence's own weight read and their Dice computed.
@@ -39,10 +41,20 @@ from .index.store import Index, IndexedProfile
 from .records import record_dict
 from .sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, idf, sentence_sets
 
-__all__ = ["PER_SENTENCE", "PROBE_POSTINGS", "Rewrite", "RewriteCheck", "find_rewrites"]
+__all__ = [
+    "MAX_CANDIDATES",
+    "PER_SENTENCE",
+    "PROBE_POSTINGS",
+    "Rewrite",
+    "RewriteCheck",
+    "find_rewrites",
+]
 
 PER_SENTENCE = 5  # sources listed per rewritten draft sentence, best first
 PROBE_POSTINGS = 50_000  # lemma postings (document ids) read per draft beyond the prefixes
+# Documents whose sentences are read per draft at most, those that may share most first: past
+# it the answer is the best candidates' (a large index of similar texts can have thousands).
+MAX_CANDIDATES = 500
 _SLACK = 1e-9  # relative: bounds are loosened by this much against rounding
 
 
@@ -200,7 +212,20 @@ def _candidates(
     at, row = _join(hashes, found)
     query, doc, shared = _grouped(owner[at], docs[row], weight[at])
     needed = alpha * np.array([q.total for q in queries]) * (1 - _SLACK)
-    return {int(d) for d in doc[shared + unseen[query] >= needed[query]]}
+    bound = (shared + unseen[query]) / needed[query]  # 1 or more: may reach the threshold
+    keep = bound >= 1
+    return _likeliest(doc[keep], (shared / needed[query])[keep], MAX_CANDIDATES)
+
+
+def _likeliest(docs: np.ndarray, bounds: np.ndarray, most: int) -> set[int]:
+    """The (at most ``most``) documents of the highest bounds, each document's best bound
+    counting; ties by document id."""
+    if len(docs) == 0:
+        return set()
+    order = np.lexsort((docs, -bounds))
+    first = np.unique(docs[order], return_index=True)[1]  # each document at its best bound
+    best = np.sort(first)[:most]
+    return {int(d) for d in docs[order][best]}
 
 
 @dataclass(frozen=True)

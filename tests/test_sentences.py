@@ -525,3 +525,20 @@ def test_a_long_draft_is_looked_up_in_bounded_time(articles: Path) -> None:
     assert (
         max(sum(1 for r in result.rewrites if r.start == s) for s, _ in rewritten) <= PER_SENTENCE
     )
+
+
+def test_the_documents_read_are_capped_best_bound_first(articles: Path, monkeypatch) -> None:
+    """Past MAX_CANDIDATES, the documents sharing most of a sentence's weight are read: with
+    room for one document, a shuffled sentence still finds its own source."""
+    from canon import rewrites
+
+    picked = rewrites._likeliest(np.array([7, 3, 7, 5, 9]), np.array([0.5, 2.0, 3.0, 2.0, 1.0]), 2)
+    assert picked == {7, 3}  # 7 by its best bound 3.0, then 3 before 5 (a tie, by id)
+    monkeypatch.setattr(rewrites, "MAX_CANDIDATES", 1)
+    draft = (
+        "Чай получается плоским, и она теряет кислород: кипятить одну и ту же воду несколько "
+        "раз не стоит."
+    )
+    with Index(articles, readonly=True) as index:
+        (found,) = find_rewrites(draft, index, lemma(index)).rewrites
+    assert found.source == "tea-02"

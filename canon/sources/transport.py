@@ -135,22 +135,13 @@ class PinnedBackend(httpcore.NetworkBackend):
 
     def resolve(self, host: str, port: int, timeout: float | None) -> list[_AddressInfo]:
         """Every address of ``host``, all of them checked; refusals raise :class:`Refusal`."""
-        if not self.allow_private and is_local_name(host):
-            raise Refusal(
-                f"{host} is a name of this machine; fetching private addresses is turned off",
-                "private-address",
-            )
-        infos = _literal(host, port)
+        infos = _literal_or_refused(host, port, self.allow_private)
         if infos is None:
             limit, by_deadline = self.deadline.limit(timeout)
             infos = _getaddrinfo(host, port, limit)
             if infos is None:
                 raise _timed_out(by_deadline, httpcore.ConnectTimeout, "DNS lookup timed out")
-        if not infos:
-            raise Refusal(f"cannot resolve host {host} (no address)", "dns")
-        if not self.allow_private:
-            _refuse_private(host, [str(info[4][0]) for info in infos])
-        return infos
+        return _checked(host, infos, self.allow_private)
 
     def connect_tcp(
         self,
@@ -263,6 +254,26 @@ def _readable(sock: socket.socket) -> bool:
     return bool(poller.poll(0))
 
 
+def _literal_or_refused(host: str, port: int, allow_private: bool) -> list[_AddressInfo] | None:
+    """The address of a literal ``host`` (None for a name to look up); a name of this
+    machine refused unless private addresses are allowed."""
+    if not allow_private and is_local_name(host):
+        raise Refusal(
+            f"{host} is a name of this machine; fetching private addresses is turned off",
+            "private-address",
+        )
+    return _literal(host, port)
+
+
+def _checked(host: str, infos: list[_AddressInfo], allow_private: bool) -> list[_AddressInfo]:
+    """``infos`` when there are some and (unless allowed) none is private."""
+    if not infos:
+        raise Refusal(f"cannot resolve host {host} (no address)", "dns")
+    if not allow_private:
+        _refuse_private(host, [str(info[4][0]) for info in infos])
+    return infos
+
+
 class AsyncPinnedBackend(httpcore.AsyncNetworkBackend):
     """Opens asynchronous connections only to addresses it resolved and checked itself."""
 
@@ -272,12 +283,7 @@ class AsyncPinnedBackend(httpcore.AsyncNetworkBackend):
         self._inner = httpcore.AnyIOBackend()
 
     async def resolve(self, host: str, port: int, timeout: float | None) -> list[_AddressInfo]:
-        if not self.allow_private and is_local_name(host):
-            raise Refusal(
-                f"{host} is a name of this machine; fetching private addresses is turned off",
-                "private-address",
-            )
-        infos = _literal(host, port)
+        infos = _literal_or_refused(host, port, self.allow_private)
         if infos is None:
             loop = asyncio.get_running_loop()
             lookup = loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -287,11 +293,7 @@ class AsyncPinnedBackend(httpcore.AsyncNetworkBackend):
                 raise httpcore.ConnectTimeout("DNS lookup timed out") from None
             except (OSError, UnicodeError) as exc:
                 raise Refusal(f"cannot resolve host {host} (DNS lookup failed)", "dns") from exc
-        if not infos:
-            raise Refusal(f"cannot resolve host {host} (no address)", "dns")
-        if not self.allow_private:
-            _refuse_private(host, [str(info[4][0]) for info in infos])
-        return infos
+        return _checked(host, infos, self.allow_private)
 
     async def connect_tcp(
         self,

@@ -11,11 +11,12 @@ For each step:
   wrapped with a timer), less its MinHash part (``canon.index.writes._sketch``, wrapped too:
   NumPy work in the main process, not SQLite), as documents/s and posting rows/s (the workers
   run meanwhile);
-- preparation alone: documents/s of ``canon.index.prepare.prepare_all`` over the same items, reading
-  the JSON Lines files included, nothing written (a separate run just before the add): what
-  canonicalization and hashing allow.  The slower of the two limits the add (target: the
-  canonicalization, not SQLite).  The add overlaps both: workers prepare while the main
-  process writes, so add time is about the larger of the two, not their sum;
+- preparation alone: documents/s of ``canon.index.prepare.prepare_all`` over the same items (the
+  first 30,000 of a step at most, ``--prepare-docs``), reading the JSON Lines files included,
+  nothing written (a separate run just before the add): what canonicalization and hashing allow.
+  The slower of the two limits the add (target: the canonicalization, not SQLite). The add
+  overlaps both: workers prepare while the main process writes, so add time is about the larger
+  of the two, not their sum;
 - the index: size (``Index.stats()``: file, WAL and postings segments, reopened after the
   add), bytes per document without the stored texts (postings, signatures, bands, sentence
   tables and metadata; target ≤ 8 KB) and of the stored texts apart, bytes per posting row,
@@ -99,6 +100,7 @@ PROFILES = ("raw", "lemma")
 K = 4
 BATCH = 500
 STEPS = (10_000, 30_000, 100_000)
+PREPARE_DOCS = 30_000  # a step's documents prepared alone, at most: its rate, not its total
 QUICK_STEPS = (500, 2_000)
 FILE_DOCS = 10_000
 BLOCK_DOCS = 500
@@ -325,6 +327,7 @@ class AddStep:
     rows: int
     prepare_seconds: float
     peak_rss: int  # bytes, the benchmark's main process so far
+    prepared: int = 0  # documents of the preparation-alone run (at most --prepare-docs)
 
     @property
     def add_rate(self) -> float:
@@ -332,7 +335,7 @@ class AddStep:
 
     @property
     def prepare_rate(self) -> float:
-        return self.added / self.prepare_seconds
+        return (self.prepared or self.added) / self.prepare_seconds
 
     @property
     def sqlite_seconds(self) -> float:
@@ -353,13 +356,17 @@ class AddStep:
         return "writing" if self.sqlite_seconds >= self.sketch_seconds else "MinHash"
 
 
-def time_prepare(files: Sequence[Path], profiles: Sequence[Profile], workers: int) -> float:
-    """Seconds to read and prepare every document of ``files``, writing nothing."""
-    elapsed = stopwatch()
+def time_prepare(
+    files: Sequence[Path], profiles: Sequence[Profile], workers: int, limit: int
+) -> tuple[int, float]:
+    """Documents and seconds to read and prepare the first ``limit`` documents of ``files``,
+    writing nothing."""
     items = [entry for entry in expand(map(str, files)) if isinstance(entry, Item)]
+    del items[limit:]
+    elapsed = stopwatch()
     for _ in prepare_all(items, profiles, k=K, workers=workers):
         pass
-    return elapsed()
+    return len(items), elapsed()
 
 
 def posting_rows(
@@ -379,11 +386,14 @@ def add_step(
     docs: int,
     profiles: Sequence[Profile],
     workers: int,
-    prepare: bool = True,
+    prepare: int = PREPARE_DOCS,
 ) -> AddStep:
-    """One step of the add: the same files prepared alone first, then added while
-    ``Index.write_batch`` and its MinHash part, ``canon.index.writes._sketch``, are clocked."""
-    prepare_seconds = time_prepare(files, profiles, workers) if prepare else float("nan")
+    """One step of the add: the first ``prepare`` documents of the same files prepared alone
+    first (0: not measured), then all added while ``Index.write_batch`` and its MinHash part,
+    ``canon.index.writes._sketch``, are clocked."""
+    prepared, prepare_seconds = (
+        time_prepare(files, profiles, workers, prepare) if prepare else (0, float("nan"))
+    )
     with (
         clocked(Index, "write_batch", count=posting_rows) as write,
         clocked(canon.index.writes, "_sketch") as sketch,
@@ -401,6 +411,7 @@ def add_step(
         write.units,
         prepare_seconds,
         peak_rss(),
+        prepared,
     )
 
 
@@ -778,6 +789,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--no-prepare", action="store_true", help="skip the separate preparation-alone runs"
     )
     parser.add_argument(
+        "--prepare-docs",
+        type=int,
+        default=PREPARE_DOCS,
+        help=f"documents of each step prepared alone (default {PREPARE_DOCS:,})",
+    )
+    parser.add_argument(
         "--words", type=_words, default=DOC_WORDS, help="document lengths, LO-HI words"
     )
     args = parser.parse_args(argv)
@@ -816,10 +833,11 @@ def run(args: argparse.Namespace, folder: Path, db: Path) -> None:
     profiles = [get_profile(name) for name in PROFILES]
     adds, sizes, checks = [], [], []
     previous = 0
+    prepare = 0 if args.no_prepare else args.prepare_docs
     for step in steps:
         with Index(db, create=True) as index:
             files = corpus.files(previous, step)
-            adds.append(add_step(index, files, step, profiles, args.workers, not args.no_prepare))
+            adds.append(add_step(index, files, step, profiles, args.workers, prepare))
             wal = wal_size(db)
         sizes.append(index_size(db, wal))
         checks.append(check_step(db, drafts, draft_file))

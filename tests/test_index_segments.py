@@ -22,7 +22,7 @@ from test_index import brute_force, make_corpus
 import canon
 from canon import Index
 from canon.index import merging
-from canon.index.segments import folder_of
+from canon.index.segments import Mapped, SegmentInfo, folder_of
 from canon.index.writes import Prepared
 
 RAW = canon.get_profile("raw")
@@ -65,11 +65,13 @@ operations = st.lists(
 @settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(ops=operations, common=st.sampled_from([None, 1, 2, 4]))
+@given(ops=operations, common=st.sampled_from([None, 1, 2, 4]), chunk=st.sampled_from([3, 0]))
 def test_lookups_equal_a_model_through_adds_removes_and_merges(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, ops, common
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, ops, common, chunk
 ) -> None:
     monkeypatch.setattr(merging, "MERGE_FACTOR", 2)  # merges at every other segment
+    if chunk:  # merges stream a few postings at a time
+        monkeypatch.setattr(merging, "CHUNK_ROWS", chunk)
     db = tmp_path_factory.mktemp("model") / "m.db"
     model: dict[str, set[int]] = {}
     with Index(db, create=True) as index:
@@ -224,7 +226,7 @@ import sys, time
 from pathlib import Path
 from canon.index import manifest, merging, segments
 point = sys.argv[2]
-original_write, original_replace = segments.Staged.write, manifest.replace_segments
+original_write, original_replace = segments.Staged.write_chunks, manifest.replace_segments
 def write(self, *args):
     info = original_write(self, *args)
     if point == "written":
@@ -235,13 +237,81 @@ def replace(db, *args):
     if point == "committed":
         db.execute("COMMIT"); Path(sys.argv[3]).touch(); time.sleep(60)
     return done
-segments.Staged.write = write
+segments.Staged.write_chunks = write
 merging.Staged = segments.Staged
 merging.replace_segments = replace
 from canon import Index
 with Index(sys.argv[1]) as index:
     index.optimize()
 """
+
+
+def _mapped(hashes: np.ndarray, docs: np.ndarray, folder: Path, name: str) -> Mapped:
+    """A segment saved and mapped as a merge maps it (held by no lock: nothing deletes it)."""
+    order = np.lexsort((docs, hashes))
+    np.save(folder / f"{name}.h.npy", hashes[order].astype("<u8"))
+    np.save(folder / f"{name}.d.npy", docs[order].astype("<u4"))
+    mapped_hashes = np.load(folder / f"{name}.h.npy", mmap_mode="r")
+    mapped_docs = np.load(folder / f"{name}.d.npy", mmap_mode="r")
+    info = SegmentInfo(name, 1, len(hashes), int(docs.min()), int(docs.max()))
+    return Mapped(info, mapped_hashes, mapped_docs, -1)
+
+
+segment_sets = st.lists(
+    st.lists(st.tuples(st.integers(0, 60), st.integers(1, 30)), min_size=1, max_size=40),
+    min_size=1,
+    max_size=5,
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(groups=segment_sets, dead=st.sets(st.integers(1, 30), max_size=8), chunk=st.integers(1, 9))
+def test_a_streamed_merge_equals_sorting_everything_at_once(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, groups, dead, chunk
+) -> None:
+    monkeypatch.setattr(merging, "CHUNK_ROWS", chunk)
+    folder = tmp_path_factory.mktemp("merge")
+    pairs = [sorted(set(g)) for g in groups]
+    mapped = [
+        _mapped(
+            np.array([h for h, _ in g], np.uint64), np.array([d for _, d in g]), folder, f"s{i}"
+        )
+        for i, g in enumerate(pairs)
+    ]
+    dead_ids = np.array(sorted(dead), dtype=np.uint32)
+    live = sorted((h, d) for g in pairs for h, d in g if d not in dead)  # by hash, then doc
+    rows, doc_range = merging._live(mapped, dead_ids)
+    chunks = list(merging._chunks(mapped, dead_ids, ordered=False))
+    merged = [(int(h), int(d)) for hs, ds in chunks for h, d in zip(hs, ds)]
+    assert merged == live and rows == len(live)
+    if live and len(dead_ids):
+        assert doc_range == (min(d for _, d in live), max(d for _, d in live))
+
+
+def test_a_merge_holds_a_chunk_of_postings_not_the_segments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tracemalloc
+
+    rng = np.random.default_rng(3)
+    size = 1_000_000
+    mapped = [
+        _mapped(
+            rng.integers(0, 2**63, size, dtype=np.uint64), np.full(size, i + 1), tmp_path, f"m{i}"
+        )
+        for i in range(2)
+    ]  # 24 MB of postings
+    monkeypatch.setattr(merging, "CHUNK_ROWS", 50_000)
+    tracemalloc.start()
+    try:
+        rows = sum(len(h) for h, _ in merging._chunks(mapped, np.array([2], np.uint32), True))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert rows == size  # the second segment's document was removed
+    assert peak < 6_000_000  # all at once: 24 MB of inputs and as much again sorted
 
 
 @pytest.mark.parametrize("point", ["written", "committed"])

@@ -6,13 +6,14 @@ one when tombstones shrank it): each posting is rewritten about ``log8(postings 
 times over the life of the index, and a profile keeps fewer than ``MERGE_FACTOR`` segments a
 tier, so a lookup searches a few dozen sorted arrays at most.
 
-A merge reads its segments (held, so no cleaner deletes them), drops the postings of
-tombstoned documents, writes and fsyncs the merged segment, then swaps it for its inputs in
-one short transaction, which also drops the tombstones no segment covers any more.  If another
-process merged some of the inputs first, the swap changes nothing and the new file is
-deleted.  The replaced files are deleted at once unless a reader still holds them (then by a
-later writer's clean-up).  A kill at any moment leaves either the old segments listed or the
-new one, and unlisted files that the next writer deletes.
+A merge maps its segments (held, so no cleaner deletes them) and streams them into the merged
+segment a hash range at a time (about :data:`CHUNK_ROWS` postings in memory, whatever the
+segments' size), dropping the postings of tombstoned documents; it fsyncs the new segment, then
+swaps it for its inputs in one short transaction, which also drops the tombstones no segment
+covers any more. If another process merged some of the inputs first, the swap changes nothing
+and the new file is deleted. The replaced files are deleted at once unless a reader still holds
+them (then by a later writer's clean-up). A kill at any moment leaves either the old segments
+listed or the new one, and unlisted files that the next writer deletes.
 
 :class:`Merger` runs merges in a thread of ``canon index add``, on its own connection, while
 the next batches are read and written; :func:`optimize` merges each profile's segments into
@@ -26,7 +27,7 @@ import itertools
 import math
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,11 +35,13 @@ import numpy as np
 
 from .connection import open_index, transaction
 from .manifest import Manifest, listed_names, prune_tombstones, read_manifest, replace_segments
-from .segments import SegmentInfo, Staged, clean, ensure_folder, open_segment
+from .segments import Mapped, SegmentInfo, Staged, clean, ensure_folder, open_segment
 
 __all__ = ["MERGE_FACTOR", "Merger", "OptimizeReport", "merge", "merge_due", "optimize", "plan"]
 
 MERGE_FACTOR = 8
+CHUNK_ROWS = 4_000_000  # postings a merge sorts at a time (about 100 MB with its copies)
+_NO_DOC = 2**32
 _ROUNDS = 1000  # merges one call makes at most (each one shrinks the segment count)
 
 
@@ -63,37 +66,76 @@ def plan(manifest: Manifest) -> list[list[SegmentInfo]]:
     return [found[:MERGE_FACTOR] for found in groups.values() if len(found) >= MERGE_FACTOR]
 
 
-def _merged(
-    path: Path, folder: Path, group: Sequence[SegmentInfo], dead: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """The live postings of ``group``, sorted by hash then document."""
-    mapped = [open_segment(path, folder, info) for info in group]
-    try:
-        hashes = np.concatenate([np.asarray(m.hashes) for m in mapped])
-        docs = np.concatenate([np.asarray(m.docs) for m in mapped])
-    finally:
-        for m in mapped:
-            m.close()
-    if len(dead):
-        live = ~np.isin(docs, dead)
-        hashes, docs = hashes[live], docs[live]
-    # Runs of increasing ids: a stable sort by hash keeps each hash's ids in order.
-    ordered = all(a.last_doc < b.first_doc for a, b in itertools.pairwise(group))
-    order = np.argsort(hashes, kind="stable") if ordered else np.lexsort((docs, hashes))
-    return hashes[order], docs[order]
+def _live(mapped: Sequence[Mapped], dead: np.ndarray) -> tuple[int, tuple[int, int]]:
+    """How many postings of ``mapped`` survive the tombstones ``dead``, and their documents'
+    range; read a chunk at a time."""
+    if not len(dead):
+        infos = [m.info for m in mapped]
+        rows = sum(i.rows for i in infos)
+        return rows, (min(i.first_doc for i in infos), max(i.last_doc for i in infos))
+    rows, low, high = 0, _NO_DOC, -1
+    for m in mapped:
+        for start in range(0, m.info.rows, CHUNK_ROWS):
+            docs = np.asarray(m.docs[start : start + CHUNK_ROWS])
+            docs = docs[~np.isin(docs, dead)]
+            if len(docs):
+                rows += len(docs)
+                low, high = min(low, int(docs.min())), max(high, int(docs.max()))
+    return rows, (low, high) if rows else (0, 0)
+
+
+def _bounds(mapped: Sequence[Mapped]) -> list[np.uint64]:
+    """Hash values that cut the merged postings into ranges of about :data:`CHUNK_ROWS`, taken
+    from every segment's hashes at a stride (so uneven segments cut evenly)."""
+    if sum(m.info.rows for m in mapped) <= CHUNK_ROWS:
+        return []
+    stride = max(1, CHUNK_ROWS // 1024)
+    sample = np.sort(np.concatenate([np.asarray(m.hashes[::stride]) for m in mapped]))
+    per_chunk = max(1, CHUNK_ROWS // stride)
+    return list(np.unique(sample[per_chunk::per_chunk]))
+
+
+def _chunks(
+    mapped: Sequence[Mapped], dead: np.ndarray, ordered: bool
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The live postings of ``mapped``, sorted by hash then document, in consecutive hash
+    ranges: each range is cut out of every segment by binary search and sorted alone."""
+    cuts = [[0, *(int(np.searchsorted(m.hashes, b)) for b in _bounds(mapped)), m.info.rows]
+            for m in mapped]  # fmt: skip
+    for piece in range(len(cuts[0]) - 1):
+        spans = [(m, c[piece], c[piece + 1]) for m, c in zip(mapped, cuts)]
+        hashes = np.concatenate([np.asarray(m.hashes[a:b]) for m, a, b in spans])
+        docs = np.concatenate([np.asarray(m.docs[a:b]) for m, a, b in spans])
+        if len(dead):
+            live = ~np.isin(docs, dead)
+            hashes, docs = hashes[live], docs[live]
+        # Runs of increasing ids: a stable sort by hash keeps each hash's ids in order.
+        order = np.argsort(hashes, kind="stable") if ordered else np.lexsort((docs, hashes))
+        yield hashes[order], docs[order]
 
 
 def merge(
     db: sqlite3.Connection, path: Path, group: Sequence[SegmentInfo], dead: np.ndarray
 ) -> bool:
     """Merge ``group`` (one profile's segments) into one; False if another process merged
-    some of it first."""
+    some of it first.  The postings stream through in chunks: a merge holds about
+    :data:`CHUNK_ROWS` of them, not the whole group."""
     folder = ensure_folder(path)
-    hashes, docs = _merged(path, folder, group, dead)
-    with Staged(path, folder) as staged:
-        new = staged.write(group[0].profile_id, hashes, docs) if len(hashes) else None
-        with transaction(db, path):
-            done = replace_segments(db, group, new, dead)
+    ordered = all(a.last_doc < b.first_doc for a, b in itertools.pairwise(group))
+    mapped: list[Mapped] = []
+    try:
+        mapped += [open_segment(path, folder, info) for info in group]
+        rows, doc_range = _live(mapped, dead)
+        with Staged(path, folder) as staged:
+            chunks = _chunks(mapped, dead, ordered)
+            new = (
+                staged.write_chunks(group[0].profile_id, rows, doc_range, chunks) if rows else None
+            )
+            with transaction(db, path):
+                done = replace_segments(db, group, new, dead)
+    finally:
+        for m in mapped:
+            m.close()
     clean(path, lambda: listed_names(db))  # the replaced files, or the new one if not listed
     return done
 

@@ -31,10 +31,11 @@ import errno
 import fcntl
 import os
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -145,8 +146,27 @@ def sort_postings(hashes: np.ndarray, docs: np.ndarray) -> tuple[np.ndarray, np.
 # ------------------------------------------------------------------ writing
 
 
-def _save(handle: object, array: np.ndarray) -> None:
-    np.save(handle, array, allow_pickle=False)  # type: ignore[arg-type]
+def _header(out: BinaryIO, dtype: str, rows: int) -> None:
+    header = {"descr": dtype, "fortran_order": False, "shape": (rows,)}
+    np.lib.format.write_array_header_1_0(out, header)  # what np.save writes for such arrays
+
+
+def _write_columns(
+    rows: int, chunks: Iterable[tuple[np.ndarray, np.ndarray]], hashes: BinaryIO, docs: BinaryIO
+) -> None:
+    """The two ``.npy`` files of a segment, chunk after chunk, flushed and fsynced."""
+    _header(hashes, "<u8", rows)
+    _header(docs, "<u4", rows)
+    written = 0
+    for chunk_hashes, chunk_docs in chunks:
+        hashes.write(memoryview(np.ascontiguousarray(chunk_hashes, dtype="<u8")))
+        docs.write(memoryview(np.ascontiguousarray(chunk_docs, dtype="<u4")))
+        written += len(chunk_hashes)
+    if written != rows:
+        raise ValueError(f"a segment of {rows} postings was given {written}")
+    for out in (docs, hashes):
+        out.flush()
+        os.fsync(out.fileno())
 
 
 @dataclass
@@ -162,7 +182,20 @@ class Staged:
     def write(self, profile_id: int, hashes: np.ndarray, docs: np.ndarray) -> SegmentInfo:
         """A new segment of sorted ``(hashes, docs)``, fsynced with its folder, locked until
         the context ends."""
-        if len(docs) and int(docs.max()) > _MAX_DOC:
+        first, last = (int(docs.min()), int(docs.max())) if len(docs) else (0, 0)
+        return self.write_chunks(profile_id, len(hashes), (first, last), [(hashes, docs)])
+
+    def write_chunks(
+        self,
+        profile_id: int,
+        rows: int,
+        doc_range: tuple[int, int],
+        chunks: Iterable[tuple[np.ndarray, np.ndarray]],
+    ) -> SegmentInfo:
+        """A new segment of ``rows`` postings given in consecutive sorted ``(hashes, docs)``
+        chunks (their documents within ``doc_range``), so a merge never holds all of them;
+        fsynced with its folder, locked until the context ends."""
+        if doc_range[1] > _MAX_DOC:
             raise IndexFileError(
                 f"{self.path}: the index has given out more than {_MAX_DOC:,} document ids; "
                 "build a new index from its sources",
@@ -177,17 +210,14 @@ class Staged:
                 fcntl.flock(fd, fcntl.LOCK_EX)
         except OSError as exc:
             raise _os_error(self.path, exc, writing=True) from exc
-        info = SegmentInfo(name, profile_id, len(hashes), int(docs.min()), int(docs.max()))
+        info = SegmentInfo(name, profile_id, rows, *doc_range)
         self.written.append((info, fd))
         try:
-            with open(self.folder / f"{name}{DOCS}", "xb") as out:
-                _save(out, np.ascontiguousarray(docs, dtype="<u4"))
-                out.flush()
-                os.fsync(out.fileno())
-            with os.fdopen(os.dup(fd), "wb") as out:
-                _save(out, np.ascontiguousarray(hashes, dtype="<u8"))
-                out.flush()
-                os.fsync(out.fileno())
+            with (
+                open(self.folder / f"{name}{DOCS}", "xb") as docs_out,
+                os.fdopen(os.dup(fd), "wb") as hashes_out,
+            ):
+                _write_columns(rows, chunks, hashes_out, docs_out)
             _fsync_dir(self.folder)
         except OSError as exc:
             raise _os_error(self.path, exc, writing=True) from exc

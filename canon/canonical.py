@@ -365,7 +365,7 @@ def canonicalize(text: str, profile: str | Profile = "lemma") -> Canonical:
     repaired = _repaired(norm, surface, profile, distinct=distinct)
     forms = repaired.words
     table = _table(profile, forms, distinct if forms is surface else None)
-    tokens = [form for form in map(table.__getitem__, forms) if form]
+    tokens = list(filter(None, map(table.__getitem__, forms)))  # "": dropped
     folds = (
         _look_alike_folds(text, norm, surface, short, profile) if profile.fold_confusables else ()
     )

@@ -155,6 +155,13 @@ def test_has_mixed_words_is_any_word_with_both_scripts(parts: list[str]) -> None
     assert has_mixed_words(text) == any(mixed(w) for w in parts)
 
 
+@given(st.text(st.sampled_from(_CYRILLIC + "abcxyzàé×αβᴀ _-1."), max_size=40), st.booleans())
+def test_has_mixed_words_is_a_cyrillic_letter_beside_another(text: str, wide: bool) -> None:
+    other = r"[^\W\d_а-яё]" if wide else "[a-zà-ÿ]"
+    beside = re.search(f"[а-яё]{other}|{other}[а-яё]", text) is not None
+    assert has_mixed_words(text, wide=wide) == beside
+
+
 def test_has_mixed_words_known() -> None:
     assert has_mixed_words("это мaмa")
     assert not has_mixed_words("мама mama")

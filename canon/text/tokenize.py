@@ -80,7 +80,8 @@ _WIDE_TWINS = {
 _WIDE_LOOKALIKES = {**_LOOKALIKES, **{ord(k): v for k, v in _WIDE_TWINS.items()}}
 _FOREIGN = re.compile(r"[^\W\d_а-яё]")
 _WIDE_TWIN = re.compile(f"[{''.join(_WIDE_TWINS)}]")
-_WIDE_MIXED = re.compile(r"[а-яё][^\W\d_а-яё]|[^\W\d_а-яё][а-яё]")
+_WIDE_OTHER_RUN = re.compile(r"[^\W\d_а-яё]+")  # letters, none of them Cyrillic
+_CYRILLIC = frozenset("абвгдеёжзийклмнопрстуфхцчшщъыьэюя")
 # Short Russian words that can be typed in look-alike letters only (Latin ``c`` for ``с``).
 _SHORT_WORDS = frozenset(
     "а в к о с у во ко со то на не но он от ох ах ух ее ем ею как кто там тот так том нам "
@@ -92,7 +93,7 @@ _SHORT_CANDIDATE = re.compile(f"{_SHORT_LETTER}(?<![^\\W_].){_SHORT_LETTER}{{0,2
 _LATIN = re.compile(r"[a-zà-ÿ]")
 _HAS_CYRILLIC = re.compile(r"[а-яё]")
 # A Cyrillic letter next to a Latin one: how a look-alike letter inside a word shows.
-_MIXED = re.compile(r"[а-яё][a-zà-ÿ]|[a-zà-ÿ][а-яё]")
+_LATIN_RUN = re.compile(r"[a-zà-ÿ]+")
 _NOT_LOOKALIKE = re.compile(r"[dfgijlnqrsuvwzà-êì-ÿ]")
 
 
@@ -163,8 +164,14 @@ def _fold_wide_part(part: str) -> str:
 
 def has_mixed_words(text: str, *, wide: bool = False) -> bool:
     """Whether a normalized text has any word mixing Cyrillic and Latin letters (``wide``:
-    Cyrillic and any other letters)."""
-    return (_WIDE_MIXED if wide else _MIXED).search(text) is not None
+    Cyrillic and any other letters).  The runs of other letters are few in Russian text, so
+    each one's neighbours are looked at: faster than trying two letters at every position."""
+    last = len(text)
+    for run in (_WIDE_OTHER_RUN if wide else _LATIN_RUN).finditer(text):
+        start, end = run.span()
+        if (start and text[start - 1] in _CYRILLIC) or (end < last and text[end] in _CYRILLIC):
+            return True
+    return False
 
 
 def fold_confusables(word: str, *, wide: bool = False) -> str:

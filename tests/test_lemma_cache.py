@@ -69,6 +69,27 @@ def test_a_second_process_is_warm_from_its_first_document(folder: Path) -> None:
     assert second_parsed == 0  # every lemma came from the file
 
 
+_LEARNED = ["сараях", "морями", "кошками", "читающими", "ловившими", "далями", "книгами", "мышами"]
+
+
+def test_index_add_workers_leave_what_they_learned_in_the_file(
+    folder: Path, tmp_path: Path
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i, word in enumerate(_LEARNED):
+        (docs / f"{i}.txt").write_text(f"{TEXT} Рядом с {word} стоял дом номер {i}.", "utf-8")
+    env = {**os.environ, "CANON_CACHE_DIR": str(folder), "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "canon", "index", "add", str(tmp_path / "i.db"), str(docs)]
+    out = subprocess.run(
+        [*command, "--workers", "2"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    (path,) = folder.glob("canon-lemmas-*.bin")
+    forms, _, _ = LemmaFile(path, lemma_file().key).load()  # type: ignore[union-attr]
+    assert set(_LEARNED) <= set(forms)  # only the workers met these forms
+
+
 def test_the_file_holds_forms_lemmas_and_lemma_hashes(folder: Path) -> None:
     canonicalize(TEXT, "lemma")
     cache = lemma_file()

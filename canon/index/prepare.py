@@ -196,5 +196,12 @@ def prepare_all(
         for item in ready:
             yield _prepare_item(item, job)
         return
-    with multiprocessing.get_context("fork").Pool(workers, _init, (job,)) as pool:
+    pool = multiprocessing.get_context("fork").Pool(workers, _init, (job,))
+    try:
         yield from pool.imap(_work, ready, chunksize=4)
+        pool.close()  # a normal end: each worker writes the lemmas it learned to the cache
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()

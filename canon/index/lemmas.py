@@ -98,8 +98,8 @@ def _blob(ids: np.ndarray) -> bytes:
 
 def _last_segments(
     db: sqlite3.Connection, profile_id: int, hashes: np.ndarray
-) -> dict[int, tuple[int, np.ndarray]]:
-    """Each lemma's last segment: signed hash → (first id, ids)."""
+) -> dict[int, tuple[int, bytes]]:
+    """Each lemma's last segment: signed hash → (first id, its blob as stored)."""
     _probe(db, hashes)
     rows = db.execute(
         "SELECT l.hash, l.first_doc, l.docs FROM lemma_probe p CROSS JOIN lemma_postings l "
@@ -107,12 +107,13 @@ def _last_segments(
         "FROM lemma_postings x WHERE x.profile_id = ? AND x.hash = p.hash)",
         (profile_id, profile_id),
     ).fetchall()
-    return {h: (first, _ids(data)) for h, first, data in rows}
+    return {h: (first, data) for h, first, data in rows}
 
 
 def _post(db: sqlite3.Connection, profile_id: int, hashes: np.ndarray, ids: np.ndarray) -> None:
     """Append the ``(hash, id)`` pairs (sorted by hash, then id; every id above those already
-    posted) to the lemmas' segments."""
+    posted) to the lemmas' segments.  Blobs are joined as bytes: a segment's ids are its blob's
+    uint32 values, so nothing is decoded."""
     if len(ids) and int(ids.max()) > _MAX_ID:
         raise IndexFileError(
             f"the index has given out more than {_MAX_ID:,} document ids; build a new index "
@@ -120,17 +121,19 @@ def _post(db: sqlite3.Connection, profile_id: int, hashes: np.ndarray, ids: np.n
             reason="full",
         )
     distinct, starts = np.unique(hashes, return_index=True)
+    ends = [*starts[1:].tolist(), len(hashes)]
     last = _last_segments(db, profile_id, distinct)
+    data, firsts = _blob(ids), ids.tolist()
     updates, inserts = [], []
-    for h, group in zip(signed(distinct), np.split(ids, starts[1:])):
-        if h in last and len(last[h][1]) < SEGMENT:
-            first, held = last[h]
-            room = SEGMENT - len(held)
-            updates.append((_blob(np.concatenate([held, group[:room]])), profile_id, h, first))
-            group = group[room:]
-        for at in range(0, len(group), SEGMENT):
-            chunk = group[at : at + SEGMENT]
-            inserts.append((profile_id, h, int(chunk[0]), _blob(chunk)))
+    for h, start, end in zip(signed(distinct), starts.tolist(), ends):
+        held = last.get(h)
+        if held is not None and len(held[1]) < 4 * SEGMENT:
+            first, blob = held
+            take = min(end - start, SEGMENT - len(blob) // 4)
+            updates.append((blob + data[4 * start : 4 * (start + take)], profile_id, h, first))
+            start += take
+        for at in range(start, end, SEGMENT):
+            inserts.append((profile_id, h, firsts[at], data[4 * at : 4 * min(at + SEGMENT, end)]))
     db.executemany(
         "UPDATE lemma_postings SET docs = ? WHERE profile_id = ? AND hash = ? AND first_doc = ?",
         updates,

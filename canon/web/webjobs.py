@@ -12,6 +12,7 @@ reads it.  Finished jobs are kept for :data:`KEPT_FOR` seconds, at most :data:`M
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
 import secrets
 import shutil
@@ -72,14 +73,15 @@ class WebJob:
     finished: float | None = None
 
     def progress(self) -> list[dict[str, Any]]:
-        """The stages the worker has reached, each with its last count (``[]`` when it has
-        started none); ``None`` stands for a job still in the queue."""
+        """The stages the worker has reached, in order, each with its last count (``[]``
+        while it is queued or has only just started)."""
         try:
             return list(json.loads((self.folder / PROGRESS).read_text("utf-8"))["stages"])
         except (OSError, ValueError, KeyError):
             return []
 
     def started(self) -> bool:
+        """Whether a worker has taken the job (it writes its progress file at once)."""
         return (self.folder / PROGRESS).is_file()
 
     def status(self, t: NullTranslations) -> dict[str, Any]:
@@ -143,8 +145,9 @@ class WebJobs:
                 key=N_("Too many checks against the web are waiting: try again in %(seconds)s s"),
                 params={"seconds": retry},
             )
-        if self._folder is None:
+        if self._folder is None:  # the first job: its folder, and the pool stopped at exit
             self._folder = Path(tempfile.mkdtemp(prefix="canon-webjobs-"))
+            atexit.register(self.close)
         job_id = secrets.token_hex(8)
         job = WebJob(job_id, self._folder / job_id, form)
         job.folder.mkdir()
@@ -196,8 +199,12 @@ class WebJobs:
     def close(self) -> None:
         """Stops the pool and forgets every job (the server is stopping)."""
         self.pool.close()
-        for task in self._tasks:
-            task.cancel()
+        for task in list(self._tasks):
+            try:
+                task.cancel()
+            except RuntimeError:  # at exit: its event loop is closed already
+                pass
+        self._tasks.clear()
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
         self.jobs.clear()

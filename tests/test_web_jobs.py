@@ -93,8 +93,8 @@ def _reference(db: Path, stand: StandIn, **options) -> canon.WebCheck:
 
 def test_web_check_reports_its_stages_in_order(stand: StandIn) -> None:
     heard: list[WebProgress] = []
-    searxng, fetching = provider_of(f"searxng:{stand.base}"), FetchOptions(allow_private=True)
-    found = web_check(DRAFT, searxng, queries=3, fetch_options=fetching, on_progress=heard.append)
+    searxng, options = provider_of(f"searxng:{stand.base}"), FetchOptions(allow_private=True)
+    found = web_check(DRAFT, searxng, queries=3, fetch_options=options, on_progress=heard.append)
     stages = list(dict.fromkeys(p.stage for p in heard))
     assert stages == list(STAGES)
     assert heard[0] == WebProgress("queries", 3, 3)
@@ -104,7 +104,7 @@ def test_web_check_reports_its_stages_in_order(stand: StandIn) -> None:
     fetching = [(p.done, p.total) for p in heard if p.stage == "fetching"]
     assert fetching == [(n, pages) for n in range(pages + 1)] and pages >= 4
     assert heard[-1] == WebProgress("checking")
-    quiet = web_check(DRAFT, searxng, queries=3, fetch_options=fetching)
+    quiet = web_check(DRAFT, searxng, queries=3, fetch_options=options)
     assert quiet.result.verdict == found.result.verdict  # the callback changes nothing
 
 

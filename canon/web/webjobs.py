@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import json
 import secrets
 import shutil
@@ -200,10 +201,8 @@ class WebJobs:
         """Stops the pool and forgets every job (the server is stopping)."""
         self.pool.close()
         for task in list(self._tasks):
-            try:
+            with contextlib.suppress(RuntimeError):  # at exit: its event loop is closed
                 task.cancel()
-            except RuntimeError:  # at exit: its event loop is closed already
-                pass
         self._tasks.clear()
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)

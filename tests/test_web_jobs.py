@@ -129,7 +129,7 @@ def test_a_job_goes_through_the_stages_to_the_result_of_web_check(
     assert reached == sorted(reached, key=STAGES.index)
     assert last["message"] == "Готово"
     said = {s["message"] for s in seen}
-    assert said <= {"Ждёт своей очереди", "Проверка начинается", "Готово"} | {
+    assert said <= {"Ждёт своей очереди", "Составляются запросы", "Готово"} | {
         m for m in said if re.match(r"(Запросы составлены|Поиск: запрос|Загрузка найденных"
                                     r" страниц|Сравнение черновика)", m)
     }  # fmt: skip

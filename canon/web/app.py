@@ -36,7 +36,7 @@ from .middleware import BodyLimit
 from .routes import api, audit, pages, webcheck
 from .running import pool_of
 from .security import SecurityHeaders
-from .service import FieldError
+from .service import FieldError, configured_providers
 from .settings import ServerSettings
 from .webjobs import WebJobs
 
@@ -53,6 +53,8 @@ def _workers_for(settings: ServerSettings, web_jobs: WebJobs) -> Any:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         pool = pool_of(settings)
         pool.start()
+        if configured_providers():  # checks against the web may come: their worker too
+            web_jobs.pool.start()
         yield
         pool.close()
         web_jobs.close()

@@ -40,7 +40,7 @@ PROGRESS = "progress.json"
 # How a page says where a job is.
 STAGE_TEXTS = {
     "queued": N_("Waiting for its turn"),
-    "started": N_("Starting the check"),
+    "started": N_("Building the queries"),
     "queries": N_("Queries built: %(total)s"),
     "searching": N_("Searching: query %(done)s of %(total)s"),
     "fetching": N_("Fetching the pages found: %(done)s of %(total)s"),

@@ -150,7 +150,7 @@ def test_a_web_check_from_the_check_page_shows_its_progress_and_result(
     assert len(said) >= 2, said  # the region changed as the check went
     assert any(re.fullmatch(rf"Поиск: запрос \d of {QUERIES}".replace("of", "из"), s)
                for s in said), said  # fmt: skip
-    order = ["Ждёт", "Проверка начинается", "Запросы", "Поиск", "Загрузка", "Сравнение", "Готово"]
+    order = ["Ждёт", "Составляются запросы", "Запросы", "Поиск", "Загрузка", "Сравнение", "Готово"]
     stages = [next(i for i, start in enumerate(order) if s.startswith(start)) for s in said]
     assert stages == sorted(stages), said  # the stages in order, never back
     expected = _expected(web_served)

@@ -60,12 +60,14 @@
   });
 })();
 
-// After a submit, bring the result (or the error) into view: the form stays above it.
+// After a submit, bring the result (or the error, or a running check's progress) into view:
+// the form stays above it.
 (function () {
   "use strict";
-  var target = document.getElementById("error") || document.getElementById("result");
+  var target = document.getElementById("error") || document.getElementById("result") ||
+    document.getElementById("webjob");
   if (!target) return;
-  if (target.id === "result") target.focus({preventScroll: true});
+  if (target.id !== "error") target.focus({preventScroll: true});
   target.scrollIntoView({block: "start"});
 })();
 
@@ -98,6 +100,7 @@
   "use strict";
   var job = document.getElementById("webjob");
   if (!job) return;
+  if ("scrollRestoration" in history) history.scrollRestoration = "manual";  // to the result
   var bar = document.getElementById("webjob-bar");
   var text = document.getElementById("webjob-text");
   var items = job.querySelectorAll("li[data-stage]");

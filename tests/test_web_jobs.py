@@ -314,6 +314,11 @@ def test_a_russian_check_page_has_no_english_library_sentence(client: TestClient
         assert english not in re.sub(r"<[^>]+>", " ", main.split('<div class="text"')[0]), english
     short = client.post("/check", data={**form, "draft_text": "кошка ловила мышей у реки"}).text
     assert 'lang="en"' not in short.split("<main>")[1]
+    rewrite = (EXAMPLES / "rewrite.txt").read_text("utf-8")
+    compared = {"first_text": TRICKY, "second_text": rewrite, "k": "3", "profiles": ["lemma"]}
+    page = client.post("/", data=compared).text.split("<main>")[1]
+    assert 'class="warning"' in page and "переспам фразы «купить чай»" in page
+    assert 'lang="en"' not in page
 
 
 def test_every_library_sentence_has_its_russian_and_says_its_figures() -> None:

@@ -1,10 +1,12 @@
 """The FastAPI app: a JSON API and server-rendered pages over the library.
 
-``create_app(index)`` serves ``/api/compare``, ``/api/check``, ``/api/index/stats``, ``/healthz``
-and the pages ``/`` (compare), ``/check`` and ``/index``, in Russian unless a request asks for
-English (``?lang=en`` or ``Accept-Language``).  User text is escaped everywhere
-(Jinja2 autoescape); the index is opened read-only unless ``allow_index_writes``; URLs that
-resolve to private or loopback addresses are refused unless ``allow_private``.
+``create_app(index)`` serves ``/api/compare``, ``/api/check``, ``/api/check/jobs`` (checks
+against the web, as jobs), ``/api/index/stats``, ``/healthz`` and the pages ``/`` (compare),
+``/check`` (with ``/check/web/<id>``, a check against the web as it goes) and ``/index``, in
+Russian unless a request asks for English (``?lang=en`` or ``Accept-Language``).  User text
+is escaped everywhere (Jinja2 autoescape); the index is opened read-only unless
+``allow_index_writes``; URLs that resolve to private or loopback addresses are refused unless
+``allow_private``.
 """
 
 from __future__ import annotations
@@ -31,27 +33,31 @@ from .handlers import (
 )
 from .i18n import load_catalogs
 from .middleware import BodyLimit
-from .routes import api, audit, pages
+from .routes import api, audit, pages, webcheck
 from .running import pool_of
 from .security import SecurityHeaders
-from .service import FieldError
+from .service import FieldError, configured_providers
 from .settings import ServerSettings
+from .webjobs import WebJobs
 
 __all__ = ["create_app"]
 
 STATIC = Path(__file__).parent / "static"
 
 
-def _workers_for(settings: ServerSettings) -> Any:
+def _workers_for(settings: ServerSettings, web_jobs: WebJobs) -> Any:
     """Start the worker pool with the server (so the first request finds it warm) and stop it
-    with the server."""
+    with the server, with the web checks and the audits still running."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         pool = pool_of(settings)
         pool.start()
+        if configured_providers():  # checks against the web may come: their worker too
+            web_jobs.pool.start()
         yield
         pool.close()
+        web_jobs.close()
         stop_audits()
 
     return lifespan
@@ -74,9 +80,10 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
         description=__doc__,
         docs_url=None,
         redoc_url=None,
-        lifespan=_workers_for(settings),
+        lifespan=_workers_for(settings, web_jobs := WebJobs(settings)),
     )
     app.state.settings = settings
+    app.state.web_jobs = web_jobs
     app.add_middleware(BodyLimit, max_body=settings.max_body, body_timeout=settings.body_timeout)
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(FieldError, field_error_handler)
@@ -86,9 +93,11 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_docs(app)
     app.include_router(api.router)
+    app.include_router(webcheck.api_router)
     app.include_router(pages.router)
     if settings.index is not None:
         app.include_router(pages.index_router)
+        app.include_router(webcheck.page_router)
     if settings.audits is not None:
         Path(settings.audits).mkdir(parents=True, exist_ok=True)
         app.include_router(audit.router)

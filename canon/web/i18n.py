@@ -89,6 +89,8 @@ FIELD_LABELS = {
     "max_pages": N_("Pages, at most"),
     "max_depth": N_("Links deep"),
     "threshold": N_("Near-duplicate threshold"),
+    "web": N_("Search provider"),
+    "queries": N_("Queries, at most"),
 }
 
 # Messages of refusals without a key of their own, by the reason the library gives.
@@ -103,6 +105,17 @@ REASONS = {
     "not-html": N_("%(side)s: the address is not an HTML page"),
     "content-type": N_("%(side)s: the address is not an HTML page or a text"),
 }  # fmt: skip
+
+# A search provider's refusals, by the reason the library gives; each names the provider.
+SEARCH_REASONS = {
+    "not-configured": N_("%(provider)s: this server has no settings for this search provider"),
+    "unreachable": N_("%(provider)s: the search provider cannot be reached; try again later"),
+    "bad-key": N_("%(provider)s: the search provider refused this server's key"),
+    "quota": N_("%(provider)s: the search provider's quota is spent; try again when it resets"),
+    "rate-limit": N_("%(provider)s: the search provider asks to slow down; try again later"),
+    "refused": N_("%(provider)s: the search provider refused the query"),
+    "bad-answer": N_("%(provider)s: the search provider's answer cannot be read"),
+}
 
 
 @cache
@@ -170,7 +183,8 @@ def error_text(error: FieldError, t: gettext.NullTranslations) -> str:
     """A refusal as its page says it: its keyed message translated, else the library's
     message under a translated heading."""
     params: Mapping[str, object] = {**error.params, "side": _side(error.field, t)}
-    key = error.key or REASONS.get(error.reason or "")
+    searched = SEARCH_REASONS.get(error.reason or "") if "provider" in error.params else None
+    key = error.key or searched or REASONS.get(error.reason or "")
     if key:
         return t.gettext(key) % params
     heading = t.gettext("The request was refused")

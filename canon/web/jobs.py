@@ -10,13 +10,17 @@ fetch pages in the server's I/O threads and hand jobs to the worker pool
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..report.model import CheckView, CompareView, check_view, compare_view
 from ..sources.documents import Document
 from ..sources.pagecache import Page
+from ..websearch.run import WebProgress
 from .service import (
     check_draft,
     compare_docs,
@@ -33,11 +37,13 @@ __all__ = [
     "PAGE_KS",
     "PAGE_PROFILES",
     "Side",
+    "WebCheckPage",
     "check_json",
     "check_page",
     "compare_json",
     "compare_page",
     "stats_json",
+    "web_check_job",
 ]
 
 PAGE_KS = (3, 4, 5)
@@ -118,3 +124,48 @@ def check_page(settings: ServerSettings, draft: Side, options: dict[str, Any]) -
         need_index(settings), document, writable=settings.allow_index_writes, **options
     )
     return check_view(result, document)
+
+
+@dataclass(frozen=True)
+class WebCheckPage:
+    """A check against the web, as its job hands it back: the check page's view, the JSON of
+    ``/api/check`` with ``web``, and the query that found each source of the web."""
+
+    view: CheckView
+    data: dict[str, Any]
+    queries: dict[str, str]
+
+
+def _progress_file(path: Path) -> Callable[[WebProgress], None]:
+    """A callback that keeps ``path`` (rewritten atomically) saying how far the check is:
+    the current stage and, for each stage reached, its last count."""
+    stages: dict[str, dict[str, Any]] = {}
+
+    def write(progress: WebProgress | None) -> None:
+        if progress is not None:
+            stages[progress.stage] = {"stage": progress.stage, "done": progress.done,
+                                      "total": progress.total}  # fmt: skip
+        partial = path.with_suffix(".part")
+        partial.write_text(json.dumps({"stages": list(stages.values())}), "utf-8")
+        os.replace(partial, path)
+
+    write(None)  # started: the job has left the queue
+    return write
+
+
+def web_check_job(
+    settings: ServerSettings, draft: Side, options: dict[str, Any], progress: str
+) -> WebCheckPage:
+    """A check against the web started as a job: the draft read and checked (``options`` as
+    ``web_check_draft`` takes them), its progress kept in the file ``progress``."""
+    document = _document(draft, settings)
+    on_progress = _progress_file(Path(progress))
+    found = web_check_draft(settings, document, on_progress=on_progress, **options)
+    queries = {
+        m.source: m.query
+        for p in found.result.profiles
+        for m in p.sources
+        if isinstance(getattr(m, "query", None), str)
+    }
+    data = {"draft": document.to_dict(), **found.to_dict()}
+    return WebCheckPage(check_view(found.result, document), data, queries)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,8 @@ from ..sources.documents import Document, page_document, read_source
 from ..sources.fetch import FetchOptions, Page, fetch, is_url
 from ..textstats import TextStats, text_stats
 from ..uniqueness import CheckResult, check
-from ..websearch import WebCheck, provider_of, web_check
+from ..websearch import PROVIDERS, WebCheck, provider_of, web_check
+from ..websearch.run import WebProgress
 
 __all__ = [
     "N_",
@@ -31,6 +32,7 @@ __all__ = [
     "FieldError",
     "check_draft",
     "compare_docs",
+    "configured_providers",
     "fetch_page",
     "field_error",
     "index_profiles",
@@ -119,6 +121,7 @@ def field_error(exc: CanonError, field: str | None) -> FieldError:
         field, status = None, 503  # the server's own index: nothing the request can change
     elif isinstance(exc, SearchError):  # the provider: its configuration here, or its answer
         field, status = "web", 400 if exc.reason == "not-configured" else 502
+        params = {"provider": exc.provider}
     message = exc.message
     source = getattr(exc, "source", None)
     if source and field and message.startswith(f"{source}:"):
@@ -273,11 +276,14 @@ def web_check_draft(
     *,
     web: str,
     queries: int | None = None,
+    with_index: bool = True,
+    on_progress: Callable[[WebProgress], None] | None = None,
     **options: Any,
 ) -> WebCheck:
     """``web_check`` of a draft through a provider of the server's own configuration (a name
     only: an address given in a request is refused), against the server's index too when it
-    has one; pages are fetched under the server's rules (private addresses, size, time)."""
+    has one (and ``with_index``); pages are fetched under the server's rules (private
+    addresses, size, time).  ``on_progress`` hears of each stage (:class:`WebProgress`)."""
     if ":" in web:
         raise FieldError(
             "web: give searxng, yandex or google; this server's configuration holds their "
@@ -292,14 +298,26 @@ def web_check_draft(
     )
     try:
         provider = provider_of(web)
-        if settings.index is None:
-            return web_check(draft.text, provider, queries=queries, fetch_options=fetching,
-                             **options)  # fmt: skip
+        options |= {"queries": queries, "fetch_options": fetching, "on_progress": on_progress}
+        if settings.index is None or not with_index:
+            return web_check(draft.text, provider, **options)
         with Index(Path(settings.index), readonly=not settings.allow_index_writes) as opened:
-            return web_check(draft.text, provider, index=opened, queries=queries,
-                             fetch_options=fetching, **options)  # fmt: skip
+            return web_check(draft.text, provider, index=opened, **options)
     except CanonError as exc:
         raise field_error(exc, "draft") from exc
+
+
+def configured_providers() -> tuple[str, ...]:
+    """The search providers this server's configuration (its environment and config file)
+    sets up, in :data:`PROVIDERS` order."""
+    named = []
+    for name in PROVIDERS:
+        try:
+            provider_of(name)
+        except CanonError:
+            continue
+        named.append(name)
+    return tuple(named)
 
 
 def index_profiles(index: Path) -> tuple[tuple[str, int], ...]:

@@ -24,6 +24,9 @@ class ServerSettings:
     ``fetch_threads`` threads of their own, each within ``fetch_deadline`` seconds.  A request
     body must arrive within ``body_timeout`` seconds (408).  With ``audits`` (a folder), the
     pages under ``/audit`` start site audits there, one at a time, and show their findings.
+    Checks against the web started as jobs (the check page, ``/api/check/jobs``) run in
+    ``web_jobs`` processes of their own, each within ``web_deadline`` seconds, with at most
+    ``web_queue`` more waiting (429 and ``Retry-After`` beyond).
     """
 
     index: Path | None = None
@@ -38,6 +41,9 @@ class ServerSettings:
     fetch_threads: int = 16
     body_timeout: float = 30.0
     audits: Path | None = None
+    web_jobs: int = 1
+    web_queue: int = 4
+    web_deadline: float = 300.0
 
 
 def server_settings(request: Request) -> ServerSettings:

@@ -9,7 +9,7 @@ dropped.  Each page remembers the first query that found it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -105,9 +105,11 @@ def ask_all(
     results: int,
     options: FetchOptions,
     cache: QueryCache | None,
+    on_answer: Callable[[], None] | None = None,
 ) -> tuple[list[Asked], list[tuple[Query, list[Hit]]]]:
     """Each query's top ``results`` hits, from the cache when it has them, else asked of
-    the provider (and kept); a provider's error stops the run (answers so far are kept)."""
+    the provider (and kept); a provider's error stops the run (answers so far are kept).
+    ``on_answer`` is called after each query."""
     asked: list[Asked] = []
     answers: list[tuple[Query, list[Hit]]] = []
     with client_for(options) as client:
@@ -121,6 +123,8 @@ def ask_all(
                 cached = False
             asked.append(Asked(query.text, query.start, query.end, len(hits), cached, date))
             answers.append((query, hits))
+            if on_answer is not None:
+                on_answer()
     return asked, answers
 
 
@@ -145,10 +149,11 @@ def candidates(
 
 
 def fetch_pages(
-    found: Sequence[Found], options: FetchOptions
+    found: Sequence[Found], options: FetchOptions, on_page: Callable[[], None] | None = None
 ) -> tuple[list[tuple[Found, Document]], list[PageRecord]]:
     """The pages fetched concurrently through the shared pool, each page's main text
-    extracted; those that fail are recorded with their reason."""
+    extracted; those that fail are recorded with their reason.  ``on_page`` is called after
+    each page, fetched or failed."""
     by_url = {f.url: f for f in found}
     documents: list[tuple[Found, Document]] = []
     failed: list[PageRecord] = []
@@ -157,11 +162,13 @@ def fetch_pages(
         where = by_url[url]
         if isinstance(page, FetchError):
             failed.append(PageRecord(url, where.query, "failed", _reason(page)))
-            continue
-        try:
-            documents.append((where, page_document(page)))
-        except CanonError as exc:
-            failed.append(PageRecord(url, where.query, "failed", _reason(exc), page.date))
+        else:
+            try:
+                documents.append((where, page_document(page)))
+            except CanonError as exc:
+                failed.append(PageRecord(url, where.query, "failed", _reason(exc), page.date))
+        if on_page is not None:
+            on_page()
     return documents, failed
 
 

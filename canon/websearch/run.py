@@ -42,10 +42,26 @@ from .candidates import Found, PageRecord, ask_all, candidates, fetch_pages, ite
 from .queries import pick_queries
 from .result import WebCheck, WebSource
 
-__all__ = ["MAX_PAGES", "RESULTS_PER_QUERY", "web_check"]
+__all__ = ["MAX_PAGES", "RESULTS_PER_QUERY", "STAGES", "WebProgress", "web_check"]
 
 RESULTS_PER_QUERY = 5  # the top results of each query that are compared
 MAX_PAGES = 50  # pages compared at most in one check
+STAGES = ("queries", "searching", "fetching", "checking")
+"""A web check's stages, in order: queries built, queries searched, pages fetched, the draft
+checked against them."""
+
+
+@dataclass(frozen=True)
+class WebProgress:
+    """How far a web check is: its ``stage`` (one of :data:`STAGES`) and, within it, ``done``
+    of ``total`` (queries searched, pages fetched; 0 of 0 for the other stages' start)."""
+
+    stage: str
+    done: int = 0
+    total: int = 0
+
+
+Progress = Callable[[WebProgress], None]
 
 
 @dataclass(frozen=True)
@@ -149,6 +165,7 @@ def web_check(
     similar: float | None = None,
     sentence_threshold: float | None = THRESHOLD,
     name: str = "draft",
+    on_progress: Progress | None = None,
 ) -> WebCheck:
     """Check ``text`` against the web through ``provider``: at most ``queries`` phrase
     queries (default: one per 300 characters, at most 20), the top ``results`` of each, at
@@ -156,7 +173,8 @@ def web_check(
     ``fetch_options.cache_dir`` when it is set.  With ``index``, the draft is checked
     against it too, and the verdict covers both (see the module's note).  The other options
     are those of :func:`canon.uniqueness.check`; ``common`` and ``similar`` count only in the
-    index.
+    index.  ``on_progress``, when given, is called with a :class:`WebProgress` as each
+    stage starts and as each query is answered and each page fetched.
     """
     for option, value in (("results", results), ("max_pages", max_pages)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
@@ -166,9 +184,15 @@ def web_check(
     exclusion = Exclusion(exclude)
     chosen = pick_queries(text, queries)
     cache = QueryCache(options.cache_dir) if options.cache_dir else None
-    asked, answers = ask_all(provider, chosen, results, options, cache)
+    say = on_progress or (lambda progress: None)
+    say(WebProgress("queries", len(chosen), len(chosen)))
+    say(WebProgress("searching", 0, len(chosen)))
+    answered = _counter("searching", len(chosen), say)
+    asked, answers = ask_all(provider, chosen, results, options, cache, on_answer=answered)
     found, excluded = candidates(answers, exclusion, max_pages)
-    documents, failed = fetch_pages(found, options)
+    say(WebProgress("fetching", 0, len(found)))
+    documents, failed = fetch_pages(found, options, on_page=_counter("fetching", len(found), say))
+    say(WebProgress("checking"))
     shared: dict[str, Any] = dict(
         exclude=exclude, skip_quotes=skip_quotes, top=top, min_shared=min_shared,
         sentence_threshold=sentence_threshold, name=name,
@@ -183,6 +207,17 @@ def web_check(
     pages = tuple(_ordered(found, compared, failed, excluded))
     index_name = str(index.path) if index is not None else None
     return WebCheck(result, provider.name, tuple(asked), pages, index_name)
+
+
+def _counter(stage: str, total: int, on_progress: Progress) -> Callable[[], None]:
+    """A callback that counts its calls and reports each as one more of ``total`` done."""
+    done = [0]
+
+    def one_more() -> None:
+        done[0] += 1
+        on_progress(WebProgress(stage, done[0], total))
+
+    return one_more
 
 
 def _against_pages(

@@ -11,6 +11,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
+from markupsafe import Markup
 from starlette.datastructures import FormData, UploadFile
 
 from ...profile import BUILTIN_PROFILES
@@ -21,21 +23,40 @@ from .. import jobs
 from ..i18n import error_text, languages, locale_of, translations
 from ..jobs import PAGE_KS, PAGE_PROFILES, Side
 from ..running import in_worker, side_of
+from ..said import said, said_parts
 from ..service import (
     N_,
     UPLOAD_SUFFIXES,
     FieldError,
+    configured_providers,
     index_profiles,
     index_stats,
     need_index,
 )
 from ..settings import ServerSettings, Settings
+from ..webjobs import STAGE_LABELS
 
 __all__ = ["PASS_MARK", "index_router", "router"]
 
 router = APIRouter(default_response_class=HTMLResponse)
 index_router = APIRouter(default_response_class=HTMLResponse)
 templates = Jinja2Templates(env=environment())
+PROVIDER_NAMES = {"searxng": N_("SearXNG"), "yandex": N_("Yandex"), "google": N_("Google")}
+
+
+@pass_context
+def _said(context: Any, text: str) -> Markup:
+    return said(text, context["translations"], context["lang"])
+
+
+@pass_context
+def _said_parts(context: Any, text: str) -> str:
+    return said_parts(text, context["translations"])
+
+
+templates.env.globals.update(
+    said=_said, said_parts=_said_parts, provider_names=PROVIDER_NAMES, stage_labels=STAGE_LABELS
+)
 
 PASS_MARK = 80.0  # the uniqueness (%) at and above which the headline figure is green
 K_CHOICES = tuple(range(1, 11))
@@ -169,11 +190,13 @@ def _check_form(settings: ServerSettings, form: FormData | None = None) -> dict[
         "sentence_threshold": f"{THRESHOLD:g}",
         "min_shared": "3",
         "pass_mark": f"{PASS_MARK:g}",
+        "web_index": True,
     }
     if form is None:
         return defaults
     names = ("draft_text", "draft_url", "exclude", "sentence_threshold", "min_shared")
-    kept = _kept(form, *names, "pass_mark")
+    kept = _kept(form, *names, "pass_mark", "web", "queries")
+    kept["web_index"] = bool(form.get("web_index"))
     return kept if "pass_mark" in form else {**kept, **defaults}
 
 
@@ -205,7 +228,12 @@ def _check_context(settings: ServerSettings, form: dict[str, Any]) -> dict[str, 
         mark = float(str(form.get("pass_mark") or PASS_MARK).replace(",", "."))
     except ValueError:
         mark = PASS_MARK
-    return {"form": form, "pass_mark": mark, "index_profiles": index_profiles(need_index(settings))}
+    return {
+        "form": form,
+        "pass_mark": mark,
+        "index_profiles": index_profiles(need_index(settings)),
+        "providers": configured_providers(),
+    }
 
 
 @index_router.get("/check")

@@ -60,12 +60,14 @@
   });
 })();
 
-// After a submit, bring the result (or the error) into view: the form stays above it.
+// After a submit, bring the result (or the error, or a running check's progress) into view:
+// the form stays above it.
 (function () {
   "use strict";
-  var target = document.getElementById("error") || document.getElementById("result");
+  var target = document.getElementById("error") || document.getElementById("result") ||
+    document.getElementById("webjob");
   if (!target) return;
-  if (target.id === "result") target.focus({preventScroll: true});
+  if (target.id !== "error") target.focus({preventScroll: true});
   target.scrollIntoView({block: "start"});
 })();
 
@@ -90,4 +92,47 @@
       .catch(function () { window.setTimeout(poll, 3000); });
   }
   window.setTimeout(poll, 1000);
+})();
+
+// A check against the web that is running: its stage and count, asked for twice a second and
+// said in the live region; the page reloads to show the result (or the refusal) when done.
+(function () {
+  "use strict";
+  var job = document.getElementById("webjob");
+  if (!job) return;
+  if ("scrollRestoration" in history) history.scrollRestoration = "manual";  // to the result
+  var bar = document.getElementById("webjob-bar");
+  var text = document.getElementById("webjob-text");
+  var items = job.querySelectorAll("li[data-stage]");
+  function show(status) {
+    var reached = (status.stages || []).map(function (s) { return s.stage; });
+    items.forEach(function (item) {
+      var current = item.dataset.stage === status.stage;
+      item.classList.toggle("current", current);
+      item.classList.toggle("reached", !current && reached.indexOf(item.dataset.stage) >= 0);
+      if (current) item.setAttribute("aria-current", "step");
+      else item.removeAttribute("aria-current");
+    });
+    bar.max = Math.max(status.total || 0, 1);
+    bar.value = status.done || 0;
+    if (text.textContent !== status.message) text.textContent = status.message;
+  }
+  function poll() {
+    fetch(job.dataset.status, {headers: {Accept: "application/json"}})
+      .then(function (answer) {
+        if (answer.status === 404) { window.location.reload(); return null; }
+        return answer.json();
+      })
+      .then(function (status) {
+        if (!status) return;
+        show(status);
+        if (status.state === "done" || status.state === "failed") {
+          window.location.reload();
+          return;
+        }
+        window.setTimeout(poll, 500);
+      })
+      .catch(function () { window.setTimeout(poll, 2000); });
+  }
+  window.setTimeout(poll, 300);
 })();

@@ -1,0 +1,175 @@
+"""Checks against the web as jobs: started from the check page (``POST /check/web``, then
+``/check/web/<id>`` shows its progress and, when done, its result) or by the JSON API
+(``POST /api/check/jobs``, then ``GET /api/check/jobs/<id>``).  The jobs themselves are
+:mod:`canon.web.webjobs`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
+
+from ...websearch.run import STAGES
+from ..i18n import LOCALES, locale_of, translations
+from ..running import side_of
+from ..service import N_, FieldError, configured_providers
+from ..settings import ServerSettings, Settings
+from ..webjobs import WebJob, WebJobs
+from .api import CheckBody
+from .pages import _check_context, _check_form, _check_options, _number, _page, _side, _text
+
+__all__ = ["JobBody", "JobStatus", "api_router", "page_router"]
+
+api_router = APIRouter()
+page_router = APIRouter(default_response_class=HTMLResponse)
+MAX_QUERIES = 100
+
+
+class JobBody(CheckBody):
+    web: str = Field(  # type: ignore[assignment]
+        max_length=200,
+        description="The search provider, one of the server's configuration: searxng, yandex "
+        "or google.",
+    )
+    with_index: bool = Field(
+        True, description="Check against the server's index too (when it has one)."
+    )
+
+
+class JobStage(BaseModel):
+    stage: str = Field(description="One of: " + ", ".join(STAGES) + ".")
+    done: int
+    total: int
+
+
+class JobStatus(BaseModel):
+    id: str
+    state: str = Field(description="queued, running, done or failed.")
+    stage: str | None = Field(None, description="The stage now: " + ", ".join(STAGES) + ".")
+    done: int = Field(0, description="Queries searched or pages fetched in this stage.")
+    total: int = Field(0, description="Queries or pages of this stage.")
+    stages: list[JobStage] = Field(description="The stages reached, in order, each with its count.")
+    message: str = Field(description="The state in the language asked (?lang=, Accept-Language; "
+                         "Russian by default), as the check page shows it.")  # fmt: skip
+    error: str | None = Field(None, description="failed: the refusal, in English.")
+    field: str | None = Field(None, description="failed: its field (web: the provider).")
+    result: dict[str, Any] | None = Field(
+        None, description="done: the answer of POST /api/check with web."
+    )
+
+
+class JobStarted(BaseModel):
+    id: str
+    state: str
+    status: str = Field(description="Where to ask for its progress.")
+
+
+_REFUSALS: dict[int | str, dict[str, Any]] = {
+    400: {"description": 'A field refused: `{"error", "field"}`.'},
+    404: {"description": "No such job (finished jobs are kept an hour)."},
+    429: {"description": "Too many checks running and waiting; `Retry-After` says when to retry."},
+}
+
+
+def _jobs(request: Request) -> WebJobs:
+    jobs: WebJobs = request.app.state.web_jobs
+    return jobs
+
+
+def _provider(name: str) -> str:
+    """``name`` when this server is configured for that provider; a refusal naming ``web``."""
+    configured = configured_providers()
+    if name not in configured:
+        known = ", ".join(configured) or "none"
+        raise FieldError(
+            f"web: give a provider this server is configured for ({known}), not {name[:40]!r}",
+            "web",
+            key=N_("%(side)s: choose one of the providers this server is configured for"),
+        )
+    return name
+
+
+@api_router.post("/api/check/jobs", status_code=202, response_model=JobStarted, responses=_REFUSALS)
+async def api_check_job(body: JobBody, request: Request) -> dict[str, Any]:
+    """Start a check of the draft against the web (and the server's index, unless
+    ``with_index`` is false): the answer names the job; ask ``status`` for its progress."""
+    options: dict[str, Any] = {
+        "web": _provider(body.web),
+        "queries": body.queries,
+        "with_index": body.with_index,
+        "exclude": body.exclude,
+        "skip_quotes": body.skip_quotes,
+        "top": body.top,
+        "similar": body.similar,
+        "min_shared": body.min_shared,
+        "common": body.common,
+        "sentence_threshold": body.sentence_threshold,
+    }
+    draft = await side_of(request, "draft", body.draft)
+    job = _jobs(request).start(draft, options, {})
+    where = request.url_for("api_check_job_status", job_id=job.id).path
+    return {"id": job.id, "state": job.state, "status": where}
+
+
+@api_router.get("/api/check/jobs/{job_id}", response_model=JobStatus, responses=_REFUSALS)
+def api_check_job_status(job_id: str, request: Request) -> dict[str, Any]:
+    """A job's progress: its stage and count, the stages so far; its result when done, its
+    refusal when failed."""
+    job = _jobs(request).get(job_id)
+    return job.status(translations(locale_of(request)))
+
+
+def _web_options(form: Any, settings: ServerSettings) -> dict[str, Any]:
+    options = _check_options(form, settings)
+    queries = _text(form, "queries").strip()
+    return {
+        **options,
+        "web": _provider(_text(form, "web")),
+        "queries": int(_number(form, "queries", 1, 1, MAX_QUERIES)) if queries else None,
+        "with_index": bool(form.get("web_index")),
+    }
+
+
+@page_router.post("/check/web")
+async def check_web_submit(request: Request, settings: Settings) -> Response:
+    form = await request.form()
+    kept = _check_form(settings, form)
+    try:
+        _number(form, "pass_mark", 0, 0, 100)
+        options = _web_options(form, settings)
+        draft = await _side(request, form, "draft")
+        job = _jobs(request).start(draft, options, kept)
+    except FieldError as exc:
+        context = _check_context(settings, kept)
+        return _page(request, "check.html", exc.status, result=None, error=exc, **context)
+    lang = request.query_params.get("lang")
+    where = request.url_for("check_web_view", job_id=job.id).path
+    return RedirectResponse(where + (f"?lang={lang}" if lang in LOCALES else ""), 303)
+
+
+@page_router.get("/check/web/{job_id}")
+def check_web_view(request: Request, settings: Settings, job_id: str) -> Response:
+    try:
+        job = _jobs(request).get(job_id)
+    except FieldError as exc:
+        context = _check_context(settings, _check_form(settings))
+        return _page(request, "check.html", exc.status, result=None, error=exc, **context)
+    return _job_page(request, settings, job)
+
+
+def _job_page(request: Request, settings: ServerSettings, job: WebJob) -> Response:
+    context = _check_context(settings, job.form or _check_form(settings))
+    status = job.status(translations(locale_of(request)))
+    where = request.url_for("api_check_job_status", job_id=job.id).path
+    lang = locale_of(request)
+    context |= {"web_job": status, "web_status": f"{where}?lang={lang}", "stage_names": STAGES}
+    if job.state == "failed" and job.error is not None:
+        return _page(request, "check.html", job.error.status, result=None, error=job.error,
+                     **context)  # fmt: skip
+    if job.state == "done" and job.result is not None:
+        web = job.result.data["web"]
+        return _page(request, "check.html", result=job.result.view, web=web,
+                     web_queries=job.result.queries, **context)  # fmt: skip
+    return _page(request, "check.html", result=None, **context)

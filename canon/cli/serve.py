@@ -70,6 +70,27 @@ __all__ = ["serve"]
     help="Seconds a page named by URL may take to fetch, redirects included.",
 )
 @click.option(
+    "--web-jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Checks against the web run at once (started from the check page or the job API).",
+)
+@click.option(
+    "--web-queue",
+    type=click.IntRange(min=0),
+    default=4,
+    show_default=True,
+    help="Checks against the web that may wait; more get 429 with Retry-After.",
+)
+@click.option(
+    "--web-deadline",
+    type=click.FloatRange(min=1),
+    default=300.0,
+    show_default=True,
+    help="Seconds a check against the web may take, searching and fetching included.",
+)
+@click.option(
     "--audits",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,

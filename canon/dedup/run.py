@@ -37,16 +37,27 @@ class DedupRun:
     failures: tuple[Failure, ...]
 
 
-def _index_entries(path: Path, profile_name: str) -> list[Entry]:
-    """An index's shingle sets under its profile of that name (else its last profile)."""
-    with Index(path, readonly=True) as index:
+def _index_entries(path: Path, profile_name: str) -> Iterator[Entry]:
+    """An index's shingle sets under its profile of that name (else its last profile), read
+    as they are taken.  The index is opened (and checked not to be empty) at once."""
+    index = Index(path, readonly=True)
+    try:
         built = index.profiles()
         if not built:
             raise IndexFileError(
                 f"{path}: the index is empty; add documents first", path=path, reason="empty"
             )
-        chosen = next((p for p in built if p.name == profile_name), built[-1])
-        return [Entry(s, h, c) for s, c, h in index.shingle_sets(chosen)]
+    except BaseException:
+        index.close()
+        raise
+    chosen = next((p for p in built if p.name == profile_name), built[-1])
+
+    def entries() -> Iterator[Entry]:
+        with index:
+            for source, chars, hashes in index.shingle_sets(chosen):
+                yield Entry(source, hashes, chars)
+
+    return entries()
 
 
 def dedup_corpus(
@@ -77,7 +88,7 @@ def dedup_corpus(
             else:
                 yield found
 
-    stored = _index_entries(Path(index), reading.profile.name) if index is not None else []
+    stored = _index_entries(Path(index), reading.profile.name) if index is not None else iter(())
     inputs = chain(stored, sourced())
     result, failed = (engine or LocalEngine()).run(inputs, settings, reading, on_stage)
     on_stage("")

@@ -186,5 +186,7 @@ def _print_summary(run: DedupRun) -> None:
         f"(LSH {result.bands} bands x {result.rows} rows; {stages})",
         err=True,
     )
+    for note in result.notes:
+        click.echo(f"  note: {note}", err=True)
     for failure in run.failures:
         click.echo(f"  failed: {failure.reason}", err=True)

@@ -14,11 +14,13 @@ import time
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..sources.collection import Failure, Item
+from .indexed import IndexDocuments, IndexReader
 from .linking import buckets, link
 from .reading import Block, keys_of, read_blocks
 from .settings import Budget, MinHashSettings, Reading
@@ -42,6 +44,9 @@ class _Table:
 
     store: HashStore
     minhash: MinHashSettings
+    index: IndexReader | None = None  # documents 0 .. base - 1 are the index's
+    base: int = 0
+    notes: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     chars: array = field(default_factory=lambda: array("q"))
     parts: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)  # (rows, keys)
@@ -59,6 +64,25 @@ class _Table:
                 self.chars.append(chars)
         self.store.extend(block.hashes, np.concatenate(([0], block.offsets[1:][ok])))
         self.parts.append((np.arange(start, len(self.sources)), block.keys[ok]))
+
+    def add_index(self, index: IndexReader) -> None:
+        """The index's documents first: their band keys from what it stores, their sets read
+        from it when verified."""
+        start = time.perf_counter()
+        for source, chars in index.documents():
+            self.sources.append(source)
+            self.chars.append(chars)
+        keys, origin = index.keys(self.minhash)
+        self.parts.append((np.arange(len(keys)), keys))
+        self.notes += [origin.note] if origin.note else []
+        self.index, self.base = index, len(self.sources)
+        self.signing += time.perf_counter() - start
+
+    def hashes(self, position: int) -> np.ndarray:
+        """The shingle set of the document at ``position``."""
+        if position < self.base:
+            return self.index.hashes(position)  # type: ignore[union-attr]
+        return self.store[position - self.base]
 
     def add_entry(self, entry: Entry) -> None:
         self.pending.append((len(self.sources), entry.hashes))
@@ -125,7 +149,7 @@ def _stages(
     seconds["candidates"] = time.perf_counter() - start
     start = time.perf_counter()
     on_stage("verification")
-    linked = link(found, table.store.__getitem__, settings.threshold)
+    linked = link(found, table.hashes, settings.threshold)
     seconds["verification"] = time.perf_counter() - start
     start = time.perf_counter()
     on_stage("components")
@@ -134,7 +158,14 @@ def _stages(
     bands, rows = settings.banding
     documents, verified = len(table.sources), len(linked.verified)
     return DedupResult(
-        tuple(found_clusters), documents, linked.checked, verified, bands, rows, seconds
+        tuple(found_clusters),
+        documents,
+        linked.checked,
+        verified,
+        bands,
+        rows,
+        seconds,
+        tuple(table.notes),
     )
 
 
@@ -193,10 +224,18 @@ class LocalEngine:
         settings: MinHashSettings,
         reading: Reading,
         on_stage: Stage = _quiet,
+        *,
+        index: IndexDocuments | None = None,
     ) -> tuple[DedupResult, list[Failure]]:
+        """Dedup ``index``'s documents (if given) and then ``inputs``."""
         on_stage("reading and shingling")
-        with HashStore(self.budget.memory, self.budget.spill_dir) as store:
+        with (
+            HashStore(self.budget.memory, self.budget.spill_dir) as store,
+            index.reader() if index is not None else nullcontext() as reader,
+        ):
             table = _Table(store, settings)
+            if reader is not None:
+                table.add_index(reader)
             failures = _collect(inputs, table, reading, self.workers)
             on_stage("signatures")
             result = _stages(table, table.keys(), settings, on_stage)

@@ -8,9 +8,9 @@ from itertools import chain
 from pathlib import Path
 from typing import Protocol
 
-from ..errors import IndexFileError, OptionError
-from ..index.store import Index
+from ..errors import OptionError
 from ..sources.collection import Failure, Item, expand
+from .indexed import IndexDocuments
 from .local import LocalEngine
 from .settings import MinHashSettings, Reading
 from .stages import DedupResult, Entry
@@ -37,29 +37,6 @@ class DedupRun:
     failures: tuple[Failure, ...]
 
 
-def _index_entries(path: Path, profile_name: str) -> Iterator[Entry]:
-    """An index's shingle sets under its profile of that name (else its last profile), read
-    as they are taken.  The index is opened (and checked not to be empty) at once."""
-    index = Index(path, readonly=True)
-    try:
-        built = index.profiles()
-        if not built:
-            raise IndexFileError(
-                f"{path}: the index is empty; add documents first", path=path, reason="empty"
-            )
-    except BaseException:
-        index.close()
-        raise
-    chosen = next((p for p in built if p.name == profile_name), built[-1])
-
-    def entries() -> Iterator[Entry]:
-        with index:
-            for source, chars, hashes in index.shingle_sets(chosen):
-                yield Entry(source, hashes, chars)
-
-    return entries()
-
-
 def dedup_corpus(
     sources: Sequence[str] = (),
     *,
@@ -71,8 +48,9 @@ def dedup_corpus(
 ) -> DedupRun:
     """Near-duplicate clusters among the documents of ``index`` and those ``sources`` name.
 
-    An index's documents come with their stored shingle sets (its profile of the reading's
-    name); sources are read and shingled under ``reading``.  ``engine`` defaults to the local
+    An index's documents come with their stored shingle sets, signatures and band keys (its
+    profile of the reading's name, else its last); sources are read and shingled under
+    ``reading``.  ``engine`` defaults to the local
     one.
     """
     if not sources and index is None:
@@ -88,8 +66,12 @@ def dedup_corpus(
             else:
                 yield found
 
-    stored = _index_entries(Path(index), reading.profile.name) if index is not None else iter(())
-    inputs = chain(stored, sourced())
-    result, failed = (engine or LocalEngine()).run(inputs, settings, reading, on_stage)
+    engine = engine or LocalEngine()
+    stored = IndexDocuments.choose(Path(index), reading.profile.name) if index is not None else None
+    if isinstance(engine, LocalEngine):
+        result, failed = engine.run(sourced(), settings, reading, on_stage, index=stored)
+    else:
+        inputs = chain(stored.entries() if stored else (), sourced())
+        result, failed = engine.run(inputs, settings, reading, on_stage)
     on_stage("")
     return DedupRun(result, tuple(failures + failed))

@@ -130,6 +130,8 @@ def test_clusters_equal_the_in_memory_path(tmp_path: Path, workers: int, memory:
     _same(run.result, want)
     assert len(want.clusters) > 30 and run.failures == ()
     assert list(tmp_path.iterdir()) == [corpus]  # the spill directory is gone
+    spilled = [n for n in run.result.notes if "spilled to a temporary file" in n]
+    assert len(spilled) == (memory < 10**9)
 
 
 def test_read_sources_are_never_signed_in_this_process(

@@ -157,6 +157,12 @@ def _stages(
     seconds["components"] = time.perf_counter() - start
     bands, rows = settings.banding
     documents, verified = len(table.sources), len(linked.verified)
+    if table.store.spilled_bytes:
+        table.notes.append(
+            f"shingle sets: {table.store.memory_bytes / 1e6:,.0f} MB held in memory, "
+            f"{table.store.spilled_bytes / 1e6:,.0f} MB spilled to a temporary file "
+            f"(budget {table.store.budget / 1e6:,.0f} MB)"
+        )
     return DedupResult(
         tuple(found_clusters),
         documents,

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import subprocess
@@ -47,7 +48,7 @@ from pathlib import Path
 import psutil
 
 from benchmarks._common import REPO, argument_parser, median, stopwatch, table
-from benchmarks.corpus import load_lexicon, paragraphs, sample_words
+from benchmarks.corpus import Lexicon, load_lexicon, paragraphs, sample_words
 
 DOC_WORDS = 300
 COPY_EVERY = 20
@@ -57,39 +58,55 @@ GENERATED = 20_000  # documents whose words are drawn at once
 WARM_DOCS = 50_000  # the untimed run that fills the lemma cache reads at most this many
 
 
+_lexicon: Lexicon = []  # set before the generating processes are forked
+
+
+def _block(seed: int, first: int, count: int) -> tuple[list[str], int]:
+    """Documents ``first`` … ``first + count - 1`` as JSON Lines, and how many words they have
+    (block 0 is drawn with ``seed`` itself, the others with seeds of their own)."""
+    draw = seed + 7919 * (first // GENERATED)
+    words = sample_words(_lexicon, count * DOC_WORDS, 1.1, draw)
+    rng = random.Random(draw)
+    used = 0
+    own: list[str] = []
+    lines = []
+    for i in range(first, first + count):
+        if i % COPY_EVERY == 1 and own:
+            own = [rng.choice(words) if rng.random() < 0.02 else w for w in own]
+        else:
+            own = words[used : used + DOC_WORDS]
+            used += DOC_WORDS
+        text = "\n\n".join(paragraphs(own, rng))
+        lines.append(json.dumps({"id": f"doc-{i:07d}", "text": text}, ensure_ascii=False) + "\n")
+    return lines, used
+
+
 def write_corpus(
     docs: int, seed: int, path: Path, warm: Path | None = None, warm_docs: int = 0
 ) -> int:
     """``docs`` documents as JSON Lines at ``path`` (the first ``warm_docs`` of them also at
     ``warm``); how many words they have.  Every ``COPY_EVERY``-th document is the one before
-    it with 2 % of its words replaced.  Words are drawn ``GENERATED`` documents at a time (the
-    first draw with ``seed`` itself), so a million documents take no more memory than 20,000."""
-    lexicon = load_lexicon(60_000, seed)
-    rng = random.Random(seed)
+    it with 2 % of its words replaced.  Blocks of ``GENERATED`` documents are generated in a
+    process per core, in order, so a million documents take the memory of a few blocks."""
+    global _lexicon
+    _lexicon = load_lexicon(60_000, seed)
+    starts = range(0, docs, GENERATED)
+    jobs = [(seed, first, min(GENERATED, docs - first)) for first in starts]
     written = 0
-    own: list[str] = []
-    with contextlib.ExitStack() as files:
-        out = files.enter_context(path.open("w", encoding="utf-8"))
-        extra = files.enter_context(warm.open("w", encoding="utf-8")) if warm else None
-        for first in range(0, docs, GENERATED):
-            count = min(GENERATED, docs - first)
-            words = sample_words(
-                lexicon, count * DOC_WORDS, 1.1, seed + 7919 * (first // GENERATED)
-            )
-            used = 0
-            for i in range(first, first + count):
-                if i % COPY_EVERY == 1:
-                    own = [rng.choice(words) if rng.random() < 0.02 else w for w in own]
-                else:
-                    own = words[used : used + DOC_WORDS]
-                    used += DOC_WORDS
-                text = "\n\n".join(paragraphs(own, rng))
-                line = json.dumps({"id": f"doc-{i:07d}", "text": text}, ensure_ascii=False) + "\n"
-                out.write(line)
-                if extra is not None and i < warm_docs:
-                    extra.write(line)
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(path.open("w", encoding="utf-8"))
+        extra = stack.enter_context(warm.open("w", encoding="utf-8")) if warm else None
+        pool = stack.enter_context(multiprocessing.get_context("fork").Pool(os.cpu_count()))
+        for (_, first, _), (lines, used) in zip(jobs, pool.imap(_star_block, jobs)):
+            out.writelines(lines)
             written += used
+            if extra is not None and first < warm_docs:
+                extra.writelines(lines[: warm_docs - first])
     return written
+
+
+def _star_block(job: tuple[int, int, int]) -> tuple[list[str], int]:
+    return _block(*job)
 
 
 @dataclass(frozen=True)

@@ -16,16 +16,19 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..sources.collection import Failure, Item
-from .indexed import IndexDocuments, IndexReader
 from .linking import buckets, link
 from .reading import Block, keys_of, read_blocks
 from .settings import Budget, MinHashSettings, Reading
 from .stages import DedupResult, Entry, clusters
 from .store import HashStore
+
+if TYPE_CHECKING:  # an index is read only when a run has one
+    from .indexed import IndexDocuments, IndexReader
 
 __all__ = ["ENTRY_CHUNK", "LocalEngine", "dedup"]
 

@@ -6,14 +6,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..errors import OptionError
 from ..sources.collection import Failure, Item, expand
-from .indexed import IndexDocuments
 from .local import LocalEngine
 from .settings import MinHashSettings, Reading
 from .stages import DedupResult, Entry
+
+if TYPE_CHECKING:
+    from .indexed import IndexDocuments
 
 __all__ = ["DedupRun", "Engine", "dedup_corpus"]
 
@@ -67,7 +69,11 @@ def dedup_corpus(
                 yield found
 
     engine = engine or LocalEngine()
-    stored = IndexDocuments.choose(Path(index), reading.profile.name) if index is not None else None
+    stored: IndexDocuments | None = None
+    if index is not None:
+        from .indexed import IndexDocuments  # the index package only when there is an index
+
+        stored = IndexDocuments.choose(Path(index), reading.profile.name)
     if isinstance(engine, LocalEngine):
         result, failed = engine.run(sourced(), settings, reading, on_stage, index=stored)
     else:

@@ -17,6 +17,7 @@ they are closed normally at the end, so each writes the lemmas it learned to tha
 from __future__ import annotations
 
 import dataclasses
+import gc
 import multiprocessing
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -34,6 +35,7 @@ from ..sketch import signatures
 from ..sources.collection import Failure, Item
 from ..sources.documents import Document
 from ..sources.items import Fetched, fetched_ahead, item_document
+from ..text.lemmatize import is_known
 from .settings import MinHashSettings, Reading
 
 __all__ = ["BLOCK_ITEMS", "Block", "keys_of", "read_block", "read_blocks", "read_stream"]
@@ -155,10 +157,19 @@ def _in_workers(
     minhash: MinHashSettings | None,
 ) -> Iterator[Block]:
     """Blocks read by ``workers`` processes, in order, at most ``AHEAD`` each in flight.  The
-    profile's rules, the analyzer and the persisted lemmas are loaded here first, so the
-    workers are forked with them."""
+    profile's rules, the analyzer, the persisted lemmas and the banding are loaded here first,
+    so the workers are forked with them (and share their pages)."""
     canonicalize("проверка связи", reading.profile)
-    pool = multiprocessing.get_context("fork").Pool(workers, _init, (reading, minhash))
+    is_known("проверка")  # loads the persisted lemmas (a profile's table may answer without)
+    if minhash is not None:
+        minhash.banding  # noqa: B018  (computed once, here, not in every worker)
+    # Objects made so far are left out of the workers' garbage collections: a collection
+    # writes to every object it visits, which would copy each page shared after the fork.
+    gc.freeze()
+    try:
+        pool = multiprocessing.get_context("fork").Pool(workers, _init, (reading, minhash))
+    finally:
+        gc.unfreeze()
     try:
         pending: deque[Any] = deque()
         for block in blocks:

@@ -23,12 +23,18 @@ Run from the repository root::
     python -m benchmarks.workers                    # 5,000 documents, 3 rounds
     python -m benchmarks.workers --quick            # 600 documents, 1 round
     python -m benchmarks.workers --docs 20000 --repeats 1 --workers 2 --modes warm
+    python -m benchmarks.workers --docs 1000000 --repeats 1 --workers 2 --modes warm
+
+The corpus is generated ``GENERATED`` documents at a time; the untimed warm-up run reads only
+the first ``--warm-docs`` of them (default: all, at most ``WARM_DOCS``), so a million-document
+run does not read the corpus twice.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import subprocess
@@ -42,31 +48,65 @@ from pathlib import Path
 import psutil
 
 from benchmarks._common import REPO, argument_parser, median, stopwatch, table
-from benchmarks.corpus import load_lexicon, paragraphs, sample_words
+from benchmarks.corpus import Lexicon, load_lexicon, paragraphs, sample_words
 
 DOC_WORDS = 300
 COPY_EVERY = 20
 TARGET = 1.7
 MB = 1024 * 1024
+GENERATED = 20_000  # documents whose words are drawn at once
+WARM_DOCS = 50_000  # the untimed run that fills the lemma cache reads at most this many
 
 
-def write_corpus(docs: int, seed: int, path: Path) -> int:
-    """``docs`` documents as JSON Lines at ``path``; how many words they have.  Every
-    ``COPY_EVERY``-th document is the one before it with 2 % of its words replaced."""
-    words = sample_words(load_lexicon(60_000, seed), docs * DOC_WORDS, 1.1, seed)
-    rng = random.Random(seed)
-    written = 0
+_lexicon: Lexicon = []  # set before the generating processes are forked
+
+
+def _block(seed: int, first: int, count: int) -> tuple[list[str], int]:
+    """Documents ``first`` … ``first + count - 1`` as JSON Lines, and how many words they have
+    (block 0 is drawn with ``seed`` itself, the others with seeds of their own)."""
+    draw = seed + 7919 * (first // GENERATED)
+    words = sample_words(_lexicon, count * DOC_WORDS, 1.1, draw)
+    rng = random.Random(draw)
+    used = 0
     own: list[str] = []
-    with path.open("w", encoding="utf-8") as out:
-        for i in range(docs):
-            if i % COPY_EVERY == 1:
-                own = [rng.choice(words) if rng.random() < 0.02 else w for w in own]
-            else:
-                own = words[written : written + DOC_WORDS]
-                written += DOC_WORDS
-            text = "\n\n".join(paragraphs(own, rng))
-            out.write(json.dumps({"id": f"doc-{i:07d}", "text": text}, ensure_ascii=False) + "\n")
+    lines = []
+    for i in range(first, first + count):
+        if i % COPY_EVERY == 1 and own:
+            own = [rng.choice(words) if rng.random() < 0.02 else w for w in own]
+        else:
+            own = words[used : used + DOC_WORDS]
+            used += DOC_WORDS
+        text = "\n\n".join(paragraphs(own, rng))
+        lines.append(json.dumps({"id": f"doc-{i:07d}", "text": text}, ensure_ascii=False) + "\n")
+    return lines, used
+
+
+def write_corpus(
+    docs: int, seed: int, path: Path, warm: Path | None = None, warm_docs: int = 0
+) -> int:
+    """``docs`` documents as JSON Lines at ``path`` (the first ``warm_docs`` of them also at
+    ``warm``); how many words they have.  Every ``COPY_EVERY``-th document is the one before
+    it with 2 % of its words replaced.  Blocks of ``GENERATED`` documents are generated in a
+    process per core, in order, so a million documents take the memory of a few blocks."""
+    global _lexicon
+    _lexicon = load_lexicon(60_000, seed)
+    starts = range(0, docs, GENERATED)
+    jobs = [(seed, first, min(GENERATED, docs - first)) for first in starts]
+    written = 0
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(path.open("w", encoding="utf-8"))
+        extra = stack.enter_context(warm.open("w", encoding="utf-8")) if warm else None
+        pool = stack.enter_context(multiprocessing.get_context("fork").Pool(os.cpu_count()))
+        for (_, first, _), (lines, used) in zip(jobs, pool.imap(_star_block, jobs)):
+            out.writelines(lines)
+            written += used
+            if extra is not None and first < warm_docs:
+                extra.writelines(lines[: warm_docs - first])
     return written
+
+
+def _star_block(job: tuple[int, int, int]) -> tuple[list[str], int]:
+    return _block(*job)
 
 
 @dataclass(frozen=True)
@@ -116,12 +156,12 @@ def run_dedup(corpus: Path, workers: int, cache: str, code: Path, out: Path) -> 
 
 def measure(
     corpus: Path, workers: Sequence[int], modes: Sequence[str], repeats: int, code: Path,
-    folder: Path,
+    folder: Path, warm_corpus: Path,
 ) -> dict[tuple[str, int], list[Run]]:  # fmt: skip
     warm = folder / "warm-cache"
     out = folder / "clusters.jsonl"
     if "warm" in modes:
-        run_dedup(corpus, max(workers), str(warm), code, out)  # writes the cache, untimed
+        run_dedup(warm_corpus, max(workers), str(warm), code, out)  # writes the cache, untimed
     runs: dict[tuple[str, int], list[Run]] = {(m, w): [] for m in modes for w in workers}
     for round_ in range(repeats):
         for mode in modes:
@@ -166,6 +206,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--modes", nargs="+", choices=["cold", "warm"], default=["cold", "warm"])
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument(
+        "--warm-docs", type=int, default=None,
+        help=f"documents the untimed run that fills the lemma cache reads (default: all, at "
+        f"most {WARM_DOCS:,})",
+    )  # fmt: skip
     parser.add_argument("--code", type=Path, default=REPO, help="the checkout whose canon runs")
     args = parser.parse_args(argv)
     if args.quick:
@@ -174,11 +219,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         corpus = folder / "corpus.jsonl"
-        words = write_corpus(args.docs, args.seed, corpus)
+        warm_docs = min(args.docs, WARM_DOCS if args.warm_docs is None else args.warm_docs)
+        warm = corpus if warm_docs >= args.docs else folder / "warm.jsonl"
+        start = time.perf_counter()
+        words = write_corpus(args.docs, args.seed, corpus, warm if warm != corpus else None,
+                             warm_docs)  # fmt: skip
+        print(f"corpus written in {time.perf_counter() - start:.1f} s "
+              f"({corpus.stat().st_size / MB:,.0f} MB)", file=sys.stderr, flush=True)  # fmt: skip
         load = os.getloadavg()[0]
-        runs = measure(corpus, args.workers, args.modes, args.repeats, args.code, folder)
+        runs = measure(corpus, args.workers, args.modes, args.repeats, args.code, folder, warm)
     print(f"## canon dedup: {args.docs:,} documents of {DOC_WORDS} words ({words:,} new words, "
-          f"every {COPY_EVERY}th a near-copy), code at {args.code}\n")  # fmt: skip
+          f"every {COPY_EVERY}th a near-copy), code at {args.code}; the lemma cache warmed "
+          f"on the first {warm_docs:,}\n")  # fmt: skip
     header = ["lemma cache", "workers", "median s", "runs s", "documents/s", "CPU s",
               "peak RSS, command MB", "peak PSS, all processes MB"]  # fmt: skip
     print(table(header, rows(runs, args.docs)))

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from ..dedup import DedupRun, MinHashSettings, Reading, dedup_corpus
+from ..dedup import Budget, DedupRun, MinHashSettings, Reading, dedup_corpus, parse_size
 from ..errors import Outcome
 from . import cli
 from .options import (
@@ -89,6 +89,21 @@ __all__ = ["dedup_command"]
     "(default: a LocalCluster of worker processes here).",
 )
 @click.option(
+    "--memory",
+    metavar="SIZE",
+    default="4GB",
+    show_default=True,
+    help="Memory the shingle sets may take (such as 4GB, 500MB; 0: all on disk); beyond it "
+    "they spill to a temporary file that is deleted at the end.  Local engine.",
+)
+@click.option(
+    "--spill-dir",
+    metavar="DIR",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Where the spill file goes (default: the system's temporary directory).",
+)
+@click.option(
     "--partitions",
     type=click.IntRange(min=1),
     default=None,
@@ -109,6 +124,8 @@ def dedup_command(
     engine: str,
     scheduler: str | None,
     partitions: int | None,
+    memory: str,
+    spill_dir: Path | None,
     **opts: Any,
 ) -> None:
     """Find clusters of near-duplicate documents among SOURCES or in an index.
@@ -119,6 +136,7 @@ def dedup_command(
     if not sources and db is None:
         raise click.UsageError("give SOURCES to deduplicate, or --index DB")
     settings = MinHashSettings(threshold, num_perm, seed)
+    budget = Budget(parse_size(memory), spill_dir)
     options, whole_page = fetch_options(opts)
     (profile,) = profiles_from([profile_name], rule_changes(opts))
     reading = Reading(profile, k, whole_page, options)
@@ -127,7 +145,7 @@ def dedup_command(
         index=db,
         settings=settings,
         reading=reading,
-        engine=_engine(engine, workers or os.cpu_count() or 1, scheduler, partitions),
+        engine=_engine(engine, workers or os.cpu_count() or 1, scheduler, partitions, budget),
         on_stage=stage_status(),
     )
     _write_clusters(run, out)
@@ -136,14 +154,16 @@ def dedup_command(
         sys.exit(Outcome.SOME_FAILED)
 
 
-def _engine(name: str, workers: int, scheduler: str | None, partitions: int | None) -> Any:
+def _engine(
+    name: str, workers: int, scheduler: str | None, partitions: int | None, budget: Budget
+) -> Any:
     if name == "dask":
         from ..dedup.dask import DaskEngine
 
         return DaskEngine(scheduler, workers, partitions)
     from ..dedup import LocalEngine
 
-    return LocalEngine(workers)
+    return LocalEngine(workers, budget)
 
 
 def _write_clusters(run: DedupRun, out: Path | None) -> None:
@@ -166,5 +186,7 @@ def _print_summary(run: DedupRun) -> None:
         f"(LSH {result.bands} bands x {result.rows} rows; {stages})",
         err=True,
     )
+    for note in result.notes:
+        click.echo(f"  note: {note}", err=True)
     for failure in run.failures:
         click.echo(f"  failed: {failure.reason}", err=True)

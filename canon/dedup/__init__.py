@@ -6,10 +6,11 @@ clusters.
 
 from .local import LocalEngine, dedup
 from .run import DedupRun, dedup_corpus
-from .settings import MinHashSettings, Reading
+from .settings import Budget, MinHashSettings, Reading, parse_size
 from .stages import Cluster, DedupResult, Entry
 
 __all__ = [
+    "Budget",
     "Cluster",
     "DedupResult",
     "DedupRun",
@@ -19,4 +20,5 @@ __all__ = [
     "Reading",
     "dedup",
     "dedup_corpus",
+    "parse_size",
 ]

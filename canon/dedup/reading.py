@@ -2,8 +2,10 @@
 
 A block is a few dozen consecutive items.  Its URLs are fetched first, all at once, in this
 process (:func:`canon.sources.fetchall.fetch_all`); a worker then reads, canonicalizes and
-shingles the block and sends back one :class:`Block` of NumPy arrays (every document's shingle
-hashes end to end, with offsets), not a Python object per document.  Items are taken from the
+shingles the block, computes its documents' MinHash signatures and LSH band keys, and sends
+back one :class:`Block` of NumPy arrays (every document's shingle hashes end to end, with
+offsets, and a row of band keys per document), not a Python object per document: the
+signatures of a read source are never computed in this process.  Items are taken from the
 input as blocks are handed out, and only a few blocks per worker are in flight, so a text is
 held only until it is shingled: memory follows the shingle sets, not the corpus.
 
@@ -14,10 +16,12 @@ they are closed normally at the end, so each writes the lemmas it learned to tha
 
 from __future__ import annotations
 
+import dataclasses
+import gc
 import multiprocessing
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import Any
 
@@ -25,13 +29,16 @@ import numpy as np
 
 from ..canonical import canonicalize
 from ..errors import CanonError, TextTooShort
+from ..lsh import band_keys
 from ..shingle import shingle_hashes
+from ..sketch import signatures
 from ..sources.collection import Failure, Item
 from ..sources.documents import Document
 from ..sources.items import Fetched, fetched_ahead, item_document
-from .settings import Reading
+from ..text.lemmatize import is_known
+from .settings import MinHashSettings, Reading
 
-__all__ = ["BLOCK_ITEMS", "Block", "read_block", "read_stream"]
+__all__ = ["BLOCK_ITEMS", "Block", "keys_of", "read_block", "read_blocks", "read_stream"]
 
 BLOCK_ITEMS = 32  # items a worker reads per block
 AHEAD = 3  # blocks in flight per worker
@@ -41,13 +48,15 @@ AHEAD = 3  # blocks in flight per worker
 class Block:
     """The shingle sets of consecutive items: document ``i``'s sorted distinct hashes are
     ``hashes[offsets[i]:offsets[i + 1]]``; an item that could not be read has ``reasons[i]``
-    (and no hashes)."""
+    (and no hashes).  ``keys[i]`` are document ``i``'s LSH band keys (zeros for an item not
+    read; no columns when the block was read without MinHash settings)."""
 
     sources: tuple[str, ...]
     chars: np.ndarray
     offsets: np.ndarray
     hashes: np.ndarray
     reasons: tuple[str | None, ...]
+    keys: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.uint64))
 
     def results(self) -> Iterator[tuple[str, int, np.ndarray] | Failure]:
         """``(source, chars, hashes)`` or a Failure for each item, in order."""
@@ -79,8 +88,20 @@ def _shingled(item: Item | Fetched, reading: Reading) -> tuple[int, np.ndarray]:
     return doc.chars, hashes
 
 
-def read_block(items: list[Item | Fetched], reading: Reading) -> Block:
-    """Read, canonicalize and shingle ``items`` (an item that fails gets its reason)."""
+def keys_of(sets: list[np.ndarray], minhash: MinHashSettings) -> np.ndarray:
+    """The LSH band keys of shingle sets (a row each) under ``minhash``."""
+    bands, rows = minhash.banding
+    if not sets:
+        return np.zeros((0, bands), dtype=np.uint64)
+    sigs = signatures(sets, minhash.num_perm, minhash.seed)
+    return band_keys(np.stack([s.values for s in sigs]), bands, rows)
+
+
+def read_block(
+    items: list[Item | Fetched], reading: Reading, minhash: MinHashSettings | None = None
+) -> Block:
+    """Read, canonicalize and shingle ``items`` (an item that fails gets its reason), and
+    with ``minhash`` compute their band keys."""
     chars = np.zeros(len(items), dtype=np.int64)
     sizes = np.zeros(len(items) + 1, dtype=np.int64)
     arrays: list[np.ndarray] = []
@@ -96,7 +117,12 @@ def read_block(items: list[Item | Fetched], reading: Reading) -> Block:
         arrays.append(hashes)
     hashes = np.concatenate(arrays) if arrays else np.empty(0, dtype=np.uint64)
     sources = tuple(item.source for item in items)
-    return Block(sources, chars, np.cumsum(sizes), hashes, tuple(reasons))
+    block = Block(sources, chars, np.cumsum(sizes), hashes, tuple(reasons))
+    if minhash is None:
+        return block
+    keys = np.zeros((len(items), minhash.banding[0]), dtype=np.uint64)
+    keys[np.array([r is None for r in reasons], dtype=bool)] = keys_of(arrays, minhash)
+    return dataclasses.replace(block, keys=keys)
 
 
 def _fetched(items: list[Item], reading: Reading) -> list[Item | Fetched]:
@@ -105,16 +131,17 @@ def _fetched(items: list[Item], reading: Reading) -> list[Item | Fetched]:
 
 
 _reading: Reading | None = None
+_minhash: MinHashSettings | None = None
 
 
-def _init(reading: Reading) -> None:
-    global _reading
-    _reading = reading
+def _init(reading: Reading, minhash: MinHashSettings | None) -> None:
+    global _reading, _minhash
+    _reading, _minhash = reading, minhash
 
 
 def _work(items: list[Item | Fetched]) -> Block:
     assert _reading is not None
-    return read_block(items, _reading)
+    return read_block(items, _reading, _minhash)
 
 
 def _blocks(items: Iterable[Item], reading: Reading) -> Iterator[list[Item | Fetched]]:
@@ -124,13 +151,25 @@ def _blocks(items: Iterable[Item], reading: Reading) -> Iterator[list[Item | Fet
 
 
 def _in_workers(
-    blocks: Iterator[list[Item | Fetched]], reading: Reading, workers: int
+    blocks: Iterator[list[Item | Fetched]],
+    reading: Reading,
+    workers: int,
+    minhash: MinHashSettings | None,
 ) -> Iterator[Block]:
     """Blocks read by ``workers`` processes, in order, at most ``AHEAD`` each in flight.  The
-    profile's rules, the analyzer and the persisted lemmas are loaded here first, so the
-    workers are forked with them."""
+    profile's rules, the analyzer, the persisted lemmas and the banding are loaded here first,
+    so the workers are forked with them (and share their pages)."""
     canonicalize("проверка связи", reading.profile)
-    pool = multiprocessing.get_context("fork").Pool(workers, _init, (reading,))
+    is_known("проверка")  # loads the persisted lemmas (a profile's table may answer without)
+    if minhash is not None:
+        minhash.banding  # noqa: B018  (computed once, here, not in every worker)
+    # Objects made so far are left out of the workers' garbage collections: a collection
+    # writes to every object it visits, which would copy each page shared after the fork.
+    gc.freeze()
+    try:
+        pool = multiprocessing.get_context("fork").Pool(workers, _init, (reading, minhash))
+    finally:
+        gc.unfreeze()
     try:
         pending: deque[Any] = deque()
         for block in blocks:
@@ -147,16 +186,27 @@ def _in_workers(
         pool.join()
 
 
+def read_blocks(
+    items: Iterable[Item],
+    reading: Reading,
+    *,
+    workers: int = 1,
+    minhash: MinHashSettings | None = None,
+) -> Iterator[Block]:
+    """The items read in blocks, in order (with band keys under ``minhash``); items are taken
+    from ``items`` only as workers get free (an input of one block is read here)."""
+    blocks = _blocks(items, reading)
+    first = list(islice(blocks, 2))
+    if workers <= 1 or len(first) < 2:
+        yield from (read_block(b, reading, minhash) for b in chain(first, blocks))
+    else:
+        yield from _in_workers(chain(first, blocks), reading, workers, minhash)
+
+
 def read_stream(
     items: Iterable[Item], reading: Reading, *, workers: int = 1
 ) -> Iterator[tuple[str, int, np.ndarray] | Failure]:
     """``(source, chars, shingle hashes)`` or a Failure for each item, in order; items are
     taken from ``items`` only as workers get free (an input of one block is read here)."""
-    blocks = _blocks(items, reading)
-    first = list(islice(blocks, 2))
-    if workers <= 1 or len(first) < 2:
-        done: Iterator[Block] = (read_block(b, reading) for b in chain(first, blocks))
-    else:
-        done = _in_workers(chain(first, blocks), reading, workers)
-    for block in done:
+    for block in read_blocks(items, reading, workers=workers):
         yield from block.results()

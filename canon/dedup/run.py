@@ -6,14 +6,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from ..errors import IndexFileError, OptionError
-from ..index.store import Index
+from ..errors import OptionError
 from ..sources.collection import Failure, Item, expand
 from .local import LocalEngine
 from .settings import MinHashSettings, Reading
 from .stages import DedupResult, Entry
+
+if TYPE_CHECKING:
+    from .indexed import IndexDocuments
 
 __all__ = ["DedupRun", "Engine", "dedup_corpus"]
 
@@ -37,18 +39,6 @@ class DedupRun:
     failures: tuple[Failure, ...]
 
 
-def _index_entries(path: Path, profile_name: str) -> list[Entry]:
-    """An index's shingle sets under its profile of that name (else its last profile)."""
-    with Index(path, readonly=True) as index:
-        built = index.profiles()
-        if not built:
-            raise IndexFileError(
-                f"{path}: the index is empty; add documents first", path=path, reason="empty"
-            )
-        chosen = next((p for p in built if p.name == profile_name), built[-1])
-        return [Entry(s, h, c) for s, c, h in index.shingle_sets(chosen)]
-
-
 def dedup_corpus(
     sources: Sequence[str] = (),
     *,
@@ -60,8 +50,9 @@ def dedup_corpus(
 ) -> DedupRun:
     """Near-duplicate clusters among the documents of ``index`` and those ``sources`` name.
 
-    An index's documents come with their stored shingle sets (its profile of the reading's
-    name); sources are read and shingled under ``reading``.  ``engine`` defaults to the local
+    An index's documents come with their stored shingle sets, signatures and band keys (its
+    profile of the reading's name, else its last); sources are read and shingled under
+    ``reading``.  ``engine`` defaults to the local
     one.
     """
     if not sources and index is None:
@@ -77,8 +68,16 @@ def dedup_corpus(
             else:
                 yield found
 
-    stored = _index_entries(Path(index), reading.profile.name) if index is not None else []
-    inputs = chain(stored, sourced())
-    result, failed = (engine or LocalEngine()).run(inputs, settings, reading, on_stage)
+    engine = engine or LocalEngine()
+    stored: IndexDocuments | None = None
+    if index is not None:
+        from .indexed import IndexDocuments  # the index package only when there is an index
+
+        stored = IndexDocuments.choose(Path(index), reading.profile.name)
+    if isinstance(engine, LocalEngine):
+        result, failed = engine.run(sourced(), settings, reading, on_stage, index=stored)
+    else:
+        inputs = chain(stored.entries() if stored else (), sourced())
+        result, failed = engine.run(inputs, settings, reading, on_stage)
     on_stage("")
     return DedupRun(result, tuple(failures + failed))

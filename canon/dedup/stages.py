@@ -67,6 +67,7 @@ class DedupResult:
     bands: int
     rows: int
     seconds: dict[str, float] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()  # what the run did differently and why (e.g. recomputed)
 
     @property
     def in_clusters(self) -> int:
@@ -82,6 +83,7 @@ class DedupResult:
             "bands": self.bands,
             "rows": self.rows,
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+            **({"notes": list(self.notes)} if self.notes else {}),
         }
 
 

@@ -47,13 +47,22 @@ def _list_file(path: Path) -> Iterator[Item | Failure]:
             yield Item(entry)
 
 
-def _jsonl(path: Path) -> Iterator[Item | Failure]:
+def _lines(path: Path) -> Iterator[str | Failure]:
+    """The file's lines, read one at a time (a corpus file may not fit in memory); a read or
+    decoding error ends them with a Failure of the file."""
     try:
-        lines = path.read_text("utf-8").splitlines()
+        with path.open("rb") as file:
+            for raw in file:
+                yield raw.decode("utf-8").rstrip("\r\n")
     except (OSError, UnicodeDecodeError) as exc:
         yield Failure(str(path), f"cannot read ({exc})")
-        return
-    for number, line in enumerate(lines, 1):
+
+
+def _jsonl(path: Path) -> Iterator[Item | Failure]:
+    for number, line in enumerate(_lines(path), 1):
+        if isinstance(line, Failure):
+            yield line
+            return
         if not line.strip():
             continue
         where = f"{path}:{number}"

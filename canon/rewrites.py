@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -191,10 +191,12 @@ def _grouped(
     keyed = first.astype(np.int64) * width + number
     size = (int(first.max()) + 1) * width
     if size <= _DENSE:
-        counts = np.bincount(keyed, minlength=size)
-        keys = np.flatnonzero(counts)
-        total = np.bincount(keyed, weights=weights, minlength=size)[keys]
-        counts = counts[keys]
+        present = np.zeros(size, dtype=bool)
+        present[keyed] = True
+        keys = np.flatnonzero(present)
+        group = (np.cumsum(present) - 1)[keyed]
+        total = np.bincount(group, weights=weights, minlength=len(keys))
+        counts = np.bincount(group, minlength=len(keys))
     else:
         keys, inverse, counts = np.unique(keyed, return_inverse=True, return_counts=True)
         total = np.bincount(inverse.ravel(), weights=weights, minlength=len(keys))
@@ -276,10 +278,13 @@ def _likeliest(docs: np.ndarray, bounds: np.ndarray, most: int) -> set[int]:
     counting; ties by document id."""
     if len(docs) == 0:
         return set()
-    order = np.lexsort((docs, -bounds))
-    first = np.unique(docs[order], return_index=True)[1]  # each document at its best bound
-    best = np.sort(first)[:most]
-    return {int(d) for d in docs[order][best]}
+    number, names = _compact(docs)
+    best = np.full(len(names), -np.inf)
+    np.maximum.at(best, number, bounds)
+    if len(names) > most:  # those at least as high as the most-th highest, ties and all
+        held = np.flatnonzero(best >= np.partition(best, len(names) - most)[len(names) - most])
+        names, best = names[held], best[held]
+    return {int(d) for d in names[np.lexsort((names, -best))[:most]]}
 
 
 @dataclass(frozen=True)
@@ -327,19 +332,36 @@ class _Match:
     sentence: int  # in the document's sentence sets
 
 
+def _seeded(
+    queries: list[_Query], query: np.ndarray, sentence: np.ndarray, prefixed: np.ndarray
+) -> np.ndarray:
+    """Which of the ``(query, sentence)`` pairs also occur where ``prefixed`` is true."""
+    width = int(sentence.max(initial=0)) + 1
+    keyed = query.astype(np.int64) * width + sentence
+    if len(queries) * width > _DENSE:
+        return np.isin(keyed, keyed[prefixed])
+    seen = np.zeros(len(queries) * width, dtype=bool)
+    seen[keyed[prefixed]] = True
+    return seen[keyed]
+
+
 def _sharing(
     queries: list[_Query], stored: _Stored, alpha: float, threshold: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The (query, stored sentence) pairs that may reach ``threshold``, and the weight each
     pair shares.
 
-    A pair needs ``w(shared) ≥ α · w(query)``; and since no lemma weighs less than 1 (its
-    ``df`` is at most the number of documents), the sentence's lemmas outside the query add at
-    least their number to its weight, which Dice ≥ threshold must allow too.  Neither test
+    A pair needs ``w(shared) ≥ α · w(query)``, so it shares a lemma of the query's prefix (the
+    lemmas outside it weigh less than that); and since no lemma weighs less than 1 (its ``df``
+    is at most the number of documents), the sentence's lemmas outside the query add at least
+    their number to its weight, which Dice ≥ threshold must allow too.  None of these tests
     needs the weights of the sentence's other lemmas."""
     hashes, owner, weight = _flatten(queries)
+    prefix = _flatten([replace(q, weights=np.isin(q.lemmas, q.prefix)) for q in queries])[2]
     at, entry = _join(hashes, stored.lemmas)
     owners = np.repeat(np.arange(len(stored.sets)), stored.sets.sizes)
+    pairs = _seeded(queries, owner[at], owners[entry], prefix[at].astype(bool))
+    at, entry = at[pairs], entry[pairs]
     query, sentence, shared, count = _grouped(owner[at], owners[entry], weight[at])
     totals = np.array([q.total for q in queries])[query]
     outside = stored.sets.sizes[sentence] - count
@@ -465,14 +487,33 @@ def _listed(
     return tuple(listed)
 
 
-def _allowed(
-    candidates: set[int], names: dict[int, tuple[str, str | None]], exclude: Callable[[str], bool]
-) -> list[int]:
-    """The candidates still indexed whose source ``exclude`` does not leave out, by id."""
-    named = sorted(d for d in candidates if d in names)
-    if isinstance(exclude, Exclusion) and not exclude:  # it leaves nothing out
-        return named
-    return [d for d in named if not exclude(names[d][0])]
+Names = dict[int, tuple[str, str | None]]
+
+
+def _matched(
+    index: Index,
+    indexed: IndexedProfile,
+    queries: list[_Query],
+    weights: _Weights,
+    exclude: Callable[[str], bool],
+    alpha: float,
+    threshold: float,
+) -> tuple[list[_Match], _Stored, Names]:
+    """The matches in the candidate documents that are still indexed and not left out, the
+    sentences read, and the names of the documents matched.
+
+    Each document's matches are its own, so when ``exclude`` leaves nothing out, only the
+    documents matched are named (after scoring), not every candidate."""
+    candidates = sorted(_candidates(index, indexed, queries, weights, alpha))
+    if isinstance(exclude, Exclusion) and not exclude:
+        stored = _Stored.read(index, indexed, candidates)
+        matches = _scored(queries, stored, weights, alpha, threshold)
+        names = index.sources({stored.docs[m.doc] for m in matches})
+        return [m for m in matches if stored.docs[m.doc] in names], stored, names
+    names = index.sources(candidates)
+    allowed = [d for d in candidates if d in names and not exclude(names[d][0])]
+    stored = _Stored.read(index, indexed, allowed)
+    return _scored(queries, stored, weights, alpha, threshold), stored, names
 
 
 def find_rewrites(
@@ -500,11 +541,8 @@ def find_rewrites(
     with index.consistent():  # the frequencies and the count from one state of the file
         weights = _Weights(index, indexed)
         queries, too_common = _queries(sets, weights, alpha, min_lemmas, unmatched)
-        candidates = _candidates(index, indexed, queries, weights, alpha)
-        names = index.sources(candidates)
-        allowed = _allowed(candidates, names, exclude)
-        stored = _Stored.read(index, indexed, allowed)
-        matches = _scored(queries, stored, weights, alpha, threshold)
+        found = _matched(index, indexed, queries, weights, exclude, alpha, threshold)
+    matches, stored, names = found
     return RewriteCheck(
         indexed.name,
         indexed.fingerprint,

@@ -101,6 +101,27 @@ def test_the_groups_equal_the_sorted_ones_to_the_last_bit(pairs: list, dense: in
     assert count.tolist() == [keyed.count(k) for k in zip(query.tolist(), other.tolist())]
 
 
+def likeliest_by_sorting(docs: np.ndarray, bounds: np.ndarray, most: int) -> set[int]:
+    """The choice of candidates as it was: every pair sorted by bound, then document."""
+    if len(docs) == 0:
+        return set()
+    order = np.lexsort((docs, -bounds))
+    first = np.unique(docs[order], return_index=True)[1]
+    return {int(d) for d in docs[order][np.sort(first)[:most]]}
+
+
+@given(
+    st.lists(st.tuples(st.integers(1, 60), st.sampled_from([0.5, 1.0, 1.25, 2.0, 3.0])
+                       | st.floats(0.0, 5.0)), max_size=200),
+    st.integers(1, 70),
+)  # fmt: skip
+@settings(max_examples=300, deadline=None)
+def test_the_likeliest_documents_equal_the_sorted_choice(pairs: list, most: int) -> None:
+    docs = np.array([d for d, _ in pairs], dtype=np.int64)
+    bounds = np.array([b for _, b in pairs], dtype=np.float64)
+    assert rewrites._likeliest(docs, bounds, most) == likeliest_by_sorting(docs, bounds, most)
+
+
 # ---------------------------------------------------------------- stored sentences
 
 

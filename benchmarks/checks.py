@@ -22,6 +22,7 @@ Run from the repository root, after ``python -m benchmarks.index --docs N ... --
 
     python -m benchmarks.checks --db /tmp/index.db --corpus /tmp/canon-index-bench-XXXX \\
         --docs N --words 280-320 --drafts 20
+    python -m benchmarks.checks --quick --db ... --corpus ... --docs N   # 10 drafts, 1 round
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ STAGES = {
 }
 RATIO_TARGET = 1.5  # the full check's p50 over the shingles-only one's (the verdict's target)
 REPEATS = 3
+QUICK_DRAFTS = 10
 
 
 def kept_texts(folder: Path, numbers: set[int]) -> dict[int, str]:
@@ -84,7 +86,7 @@ def kept_texts(folder: Path, numbers: set[int]) -> dict[int, str]:
 
 def remade_drafts(args: argparse.Namespace) -> list[Draft]:
     """The drafts ``benchmarks.index`` made with the same settings."""
-    steps = parse_steps(args)
+    steps = parse_steps(argparse.Namespace(docs=args.docs, quick=False))
     rng = random.Random(args.seed)
     kept = set(rng.sample(range(steps[0]), min(steps[0], args.drafts * 3)))
     gen = Generator(load_lexicon(args.lemmas, args.seed), args.seed, args.zipf_s, args.words)
@@ -163,8 +165,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--lemmas", type=int, default=60_000, help="the --lemmas of that run")
     parser.add_argument("--zipf-s", type=float, default=1.1, help="the --zipf-s of that run")
     parser.add_argument("--repeats", type=int, default=REPEATS, help="rounds of checks")
+    parser.add_argument(
+        "--quick", action="store_true", help=f"one round of the first {QUICK_DRAFTS} drafts"
+    )
     args = parser.parse_args(argv)
-    args.quick = False
     if not args.db.is_file():
         parser.error(f"{args.db}: no such index")
     if args.repeats < 1:
@@ -175,6 +179,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
     drafts = remade_drafts(args)
+    repeats = 1 if args.quick else args.repeats
+    drafts = drafts[:QUICK_DRAFTS] if args.quick else drafts
     print(f"canon {canon.__version__} imported from {Path(canon.__file__).parent}")
     with Index(args.db, readonly=True) as index:
         docs = index.document_count()
@@ -182,8 +188,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             for profile in PROFILES:
                 canon.canonicalize(draft.text, profile)
             canon.check(draft.text, index)
-        times = check_rounds(index, drafts, args.repeats)
-    print(f"\n## Checks of {args.db} ({len(drafts)} drafts, {args.repeats} rounds, medians)\n")
+        times = check_rounds(index, drafts, repeats)
+    print(f"\n## Checks of {args.db} ({len(drafts)} drafts, {repeats} rounds, medians)\n")
     print(report(docs, drafts, times))
 
 

@@ -175,7 +175,7 @@ def _join(keys: np.ndarray, probes: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return i, np.repeat(j, count)
 
 
-_DENSE = 1 << 21  # pairs grouped in a table of counts up to this size, else by sorting
+_DENSE = 1 << 21  # the largest table of pairs summed at once; more are sorted by radix
 
 
 def _grouped(
@@ -191,16 +191,45 @@ def _grouped(
     keyed = first.astype(np.int64) * width + number
     size = (int(first.max()) + 1) * width
     if size <= _DENSE:
-        present = np.zeros(size, dtype=bool)
-        present[keyed] = True
-        keys = np.flatnonzero(present)
-        group = (np.cumsum(present) - 1)[keyed]
+        keys, total, counts = _sums(keyed, weights, size)
+    else:
+        order = _radix_order(keyed)
+        ordered = keyed[order]
+        new = np.ones(len(ordered), dtype=bool)
+        np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+        group = np.empty(len(ordered), dtype=np.intp)
+        group[order] = np.cumsum(new) - 1
+        keys = ordered[new]
         total = np.bincount(group, weights=weights, minlength=len(keys))
         counts = np.bincount(group, minlength=len(keys))
-    else:
-        keys, inverse, counts = np.unique(keyed, return_inverse=True, return_counts=True)
-        total = np.bincount(inverse.ravel(), weights=weights, minlength=len(keys))
     return keys // width, names[keys % width], total, counts
+
+
+def _radix_order(keys: np.ndarray) -> np.ndarray:
+    """The stable order of ``keys`` (non-negative int64): a radix sort, 16 bits a pass."""
+    order = np.arange(len(keys))
+    top, shift = int(keys.max()), 0
+    while True:
+        digit = ((keys[order] >> shift) & 0xFFFF).astype(np.uint16)
+        order = order[np.argsort(digit, kind="stable")]  # a radix sort for 16 bits
+        shift += 16
+        if top >> shift == 0:
+            return order
+
+
+def _sums(
+    keyed: np.ndarray, weights: np.ndarray, size: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct values of ``keyed`` (all below ``size``) in order, the weights of each
+    summed in the order given, and their counts: a table of ``size``, no sorting."""
+    present = np.zeros(size, dtype=bool)
+    present[keyed] = True
+    keys = np.flatnonzero(present)
+    number = np.empty(size, dtype=np.intp)  # only the entries of ``keys`` are read
+    number[keys] = np.arange(len(keys))
+    group = number[keyed]
+    total = np.bincount(group, weights=weights, minlength=len(keys))
+    return keys, total, np.bincount(group, minlength=len(keys))
 
 
 def _compact(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -212,7 +241,10 @@ def _compact(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return inverse.ravel(), names
     held = np.zeros(top, dtype=bool)
     held[values] = True
-    return (np.cumsum(held) - 1)[values], np.flatnonzero(held)
+    names = np.flatnonzero(held)
+    number = np.empty(top, dtype=np.intp)  # only the entries of ``names`` are read
+    number[names] = np.arange(len(names))
+    return number[values], names
 
 
 def _query(number: int, lemmas: np.ndarray, weights: _Weights, alpha: float) -> _Query | None:

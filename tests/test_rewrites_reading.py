@@ -82,7 +82,7 @@ def test_the_join_equals_the_binary_searches(keys: list, probes: list, rng) -> N
 @given(
     st.lists(st.tuples(st.integers(0, 40), st.one_of(st.integers(0, 300), st.integers(0, 10**7)),
                        st.floats(0.5, 20.0)), min_size=1, max_size=300),
-    st.sampled_from([rewrites._DENSE, 64]),
+    st.sampled_from([rewrites._DENSE, 1024, 64]),
 )  # fmt: skip
 @settings(max_examples=200, deadline=None)
 def test_the_groups_equal_the_sorted_ones_to_the_last_bit(pairs: list, dense: int) -> None:

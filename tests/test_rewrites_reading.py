@@ -14,10 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import canon
-from canon import Index, canonicalize, rewrites
+from canon import Fragment, Index, canonicalize, rewrites
 from canon.index import lemmas as lemma_tables
 from canon.rewrites import _flatten, _grouped, _join, _positions, _queries, _Stored, _Weights
 from canon.sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, sentence_sets
+from canon.verdict import ranges_mask
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTICLES = ROOT / "tests" / "fixtures" / "site"
@@ -341,3 +342,23 @@ def test_passages_are_worked_out_when_read_and_equal_the_eager_ones(
     assert len(calls) == len(sources)  # each worked out once, when first read
     assert lazy == eager == unread and lazy.to_dict() == eager.to_dict()
     assert all(m.passages for m in sources) and len(calls) == len(sources)
+
+
+# ---------------------------------------------------------------- masks of character ranges
+
+
+@given(st.integers(0, 60).flatmap(lambda size: st.tuples(st.just(size), st.lists(
+    st.tuples(st.integers(0, size), st.integers(0, size)).map(sorted), max_size=12))))  # fmt: skip
+def test_a_mask_of_ranges_equals_marking_them_one_by_one(case: tuple) -> None:
+    size, ranges = case
+    given_as = [Fragment(a, b) if (a + b) % 2 else (a, b) for a, b in ranges]
+    expected = np.zeros(size, dtype=bool)
+    for a, b in ranges:
+        expected[a:b] = True
+    assert np.array_equal(ranges_mask(size, given_as), expected)
+
+
+def test_a_range_outside_the_text_is_indexed_as_before() -> None:
+    assert ranges_mask(5, [(-2, 5)]).tolist() == [False, False, False, False, True]
+    with pytest.raises(IndexError):
+        ranges_mask(5, [(1, 9)])

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -108,6 +108,7 @@ class _Query:
     weights: np.ndarray  # aligned with lemmas
     total: float  # w(draft sentence)
     prefix: np.ndarray  # the lemmas one of which a source sentence reaching the threshold has
+    prefixed: np.ndarray  # aligned with lemmas: whether each is in the prefix
 
 
 class _Weights:
@@ -259,17 +260,26 @@ def _query(number: int, lemmas: np.ndarray, weights: _Weights, alpha: float) -> 
     needed = np.flatnonzero(left < alpha * total * (1 - _SLACK))
     if len(needed) == 0:
         return None
-    return _Query(number, lemmas, values, total, lemmas[order[: needed[0] + 1]])
+    prefixed = np.zeros(len(lemmas), dtype=bool)
+    prefixed[order[: needed[0] + 1]] = True
+    return _Query(number, lemmas, values, total, lemmas[order[: needed[0] + 1]], prefixed)
 
 
 def _flatten(queries: list[_Query]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The queries' lemmas as one array sorted by hash: hashes, the query each comes from,
     weights."""
+    hashes, owner, weights, _ = _flattened(queries)
+    return hashes, owner, weights
+
+
+def _flattened(queries: list[_Query]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_flatten`'s arrays, and whether each lemma is in its query's prefix."""
     hashes = np.concatenate([q.lemmas for q in queries])
     weights = np.concatenate([q.weights for q in queries])
+    prefixed = np.concatenate([q.prefixed for q in queries])
     owner = np.repeat(np.arange(len(queries)), [len(q.lemmas) for q in queries])
     order = np.argsort(hashes, kind="stable")
-    return hashes[order], owner[order], weights[order]
+    return hashes[order], owner[order], weights[order], prefixed[order]
 
 
 def _probed(queries: list[_Query], weights: _Weights, budget: int) -> np.ndarray:
@@ -388,11 +398,10 @@ def _sharing(
     is at most the number of documents), the sentence's lemmas outside the query add at least
     their number to its weight, which Dice ≥ threshold must allow too.  None of these tests
     needs the weights of the sentence's other lemmas."""
-    hashes, owner, weight = _flatten(queries)
-    prefix = _flatten([replace(q, weights=np.isin(q.lemmas, q.prefix)) for q in queries])[2]
+    hashes, owner, weight, prefixed = _flattened(queries)
     at, entry = _join(hashes, stored.lemmas)
     owners = np.repeat(np.arange(len(stored.sets)), stored.sets.sizes)
-    pairs = _seeded(queries, owner[at], owners[entry], prefix[at].astype(bool))
+    pairs = _seeded(queries, owner[at], owners[entry], prefixed[at])
     at, entry = at[pairs], entry[pairs]
     query, sentence, shared, count = _grouped(owner[at], owners[entry], weight[at])
     totals = np.array([q.total for q in queries])[query]

@@ -16,7 +16,16 @@ from hypothesis import strategies as st
 import canon
 from canon import Fragment, Index, canonicalize, rewrites
 from canon.index import lemmas as lemma_tables
-from canon.rewrites import _flatten, _grouped, _join, _positions, _queries, _Stored, _Weights
+from canon.rewrites import (
+    _flatten,
+    _grouped,
+    _join,
+    _positions,
+    _queries,
+    _Stored,
+    _Weights,
+    find_rewrites,
+)
 from canon.sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, sentence_sets
 from canon.verdict import ranges_mask
 
@@ -362,3 +371,37 @@ def test_a_range_outside_the_text_is_indexed_as_before() -> None:
     assert ranges_mask(5, [(-2, 5)]).tolist() == [False, False, False, False, True]
     with pytest.raises(IndexError):
         ranges_mask(5, [(1, 9)])
+
+
+# ---------------------------------------------------------------- naming the sources
+
+
+@pytest.mark.parametrize("threshold", [0.3, THRESHOLD])
+def test_naming_only_the_matched_documents_changes_nothing(
+    articles: Path, monkeypatch: pytest.MonkeyPatch, threshold: float
+) -> None:
+    """With nothing excluded, the documents are named after scoring, the matched ones only;
+    any other ``exclude`` names every candidate first, as the lookup always did."""
+    from canon.exclusion import Exclusion
+
+    draft = DRAFT + " " + DOCS["garden-03"]
+    named: list[int] = []
+    with Index(articles, readonly=True) as index:
+        profile = lemma(index)
+        sources = index.sources
+
+        def counting(doc_ids):
+            ids = list(doc_ids)
+            named.append(len(ids))
+            return sources(ids)
+
+        monkeypatch.setattr(index, "sources", counting)
+        fast = find_rewrites(draft, index, profile, Exclusion([]), threshold=threshold)
+        matched = named.pop()
+        every = find_rewrites(draft, index, profile, lambda source: False, threshold=threshold)
+        candidates = named.pop()
+        monkeypatch.setattr(rewrites, "MAX_CANDIDATES", 3)  # the cap binding, both ways
+        capped = find_rewrites(draft, index, profile, Exclusion([]), threshold=threshold)
+        capped_every = find_rewrites(draft, index, profile, lambda s: False, threshold=threshold)
+    assert fast == every and fast.rewrites and capped == capped_every and capped.rewrites
+    assert len({r.doc_id for r in fast.rewrites}) <= matched <= candidates

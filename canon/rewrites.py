@@ -15,14 +15,19 @@ sentence with every sentence of every document (up to a cap), but only a few doc
   ``α · w(draft)`` cannot hold such a sentence, and is not read.  Of the others, at most
   :data:`MAX_CANDIDATES` are read, those whose bound is highest: the answer is exact while
   fewer documents qualify, and bounded in time when a large index of similar texts has more.
-- The other documents' sentence sets are read; the weight each of their sentences shares
-  with each draft sentence is summed at once, and only the pairs that share at least
-  ``α · w(draft)`` have the source sentence's own weight read and their Dice computed.
+- The other documents' sentence sets are read, all in one query and decoded at once; the
+  weight each of their sentences shares with each draft sentence whose prefix it touches is
+  summed at once (a join by a table of hashes, sums by a table of pairs).  Only the pairs
+  that share at least ``α · w(draft)``, and that could still reach θ were each of the source
+  sentence's other lemmas to weigh the least a lemma can (1), have the source sentence's own
+  weight read and their Dice computed.
 
 A common lemma (see :mod:`canon.index.lemmas`) has no postings: a draft sentence whose
 uncommon lemmas weigh too little to form a prefix cannot be looked up; it is listed in
 ``too_common`` and not judged.  The index is probed a fixed number of times per draft (lemma
-frequencies twice, postings once, names and sentence sets in chunks of 500 documents).
+frequencies twice, postings once, sentence sets and names in chunks of 500 documents: with
+nothing excluded, only the documents matched are named), all in one read transaction, so the
+counts and the weights come from one state of the file.
 """
 
 from __future__ import annotations

@@ -134,7 +134,8 @@ class SentenceSets:
             (count,) = _HEADER.unpack_from(data)
             table_end = _HEADER.size + 12 * count
             if len(data) < table_end or (len(data) - table_end) % 8:
-                cls.from_bytes(data)  # raises
+                cls.from_bytes(data)  # raises, as for the blob alone
+                raise ValueError(f"a sentence blob of {count} sentences has {len(data)} bytes")
             counts.append(count)
             tables.append(data[_HEADER.size : table_end])
             hashes.append(data[table_end:])
@@ -145,7 +146,8 @@ class SentenceSets:
         held = np.array([len(h) // 8 for h in hashes], dtype=np.int64)
         bad = np.flatnonzero(offsets[first[1:]] - offsets[first[:-1]] != held)
         if len(bad):
-            cls.from_bytes(blobs[int(bad[0])])  # raises
+            cls.from_bytes(blobs[int(bad[0])])  # raises, as for the blob alone
+            raise ValueError(f"sentence blob {int(bad[0])} holds other hashes than it counts")
         return np.diff(first), cls(table[:, :2].copy(), offsets, lemmas)
 
     @classmethod

@@ -15,14 +15,19 @@ sentence with every sentence of every document (up to a cap), but only a few doc
   ``α · w(draft)`` cannot hold such a sentence, and is not read.  Of the others, at most
   :data:`MAX_CANDIDATES` are read, those whose bound is highest: the answer is exact while
   fewer documents qualify, and bounded in time when a large index of similar texts has more.
-- The other documents' sentence sets are read; the weight each of their sentences shares
-  with each draft sentence is summed at once, and only the pairs that share at least
-  ``α · w(draft)`` have the source sentence's own weight read and their Dice computed.
+- The other documents' sentence sets are read, all in one query and decoded at once; the
+  weight each of their sentences shares with each draft sentence whose prefix it touches is
+  summed at once (a join by a table of hashes, sums by a table of pairs).  Only the pairs
+  that share at least ``α · w(draft)``, and that could still reach θ were each of the source
+  sentence's other lemmas to weigh the least a lemma can (1), have the source sentence's own
+  weight read and their Dice computed.
 
 A common lemma (see :mod:`canon.index.lemmas`) has no postings: a draft sentence whose
 uncommon lemmas weigh too little to form a prefix cannot be looked up; it is listed in
 ``too_common`` and not judged.  The index is probed a fixed number of times per draft (lemma
-frequencies twice, postings once, names and sentence sets in chunks of 500 documents).
+frequencies twice, postings once, sentence sets and names in chunks of 500 documents: with
+nothing excluded, only the documents matched are named), all in one read transaction, so the
+counts and the weights come from one state of the file.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import numpy as np
 
 from .canonical import Canonical, canonicalize
 from .errors import OptionError
+from .exclusion import Exclusion
 from .index.rules import profile_of
 from .index.store import Index, IndexedProfile
 from .records import record_dict
@@ -107,6 +113,7 @@ class _Query:
     weights: np.ndarray  # aligned with lemmas
     total: float  # w(draft sentence)
     prefix: np.ndarray  # the lemmas one of which a source sentence reaching the threshold has
+    prefixed: np.ndarray  # aligned with lemmas: whether each is in the prefix
 
 
 class _Weights:
@@ -140,23 +147,110 @@ class _Weights:
         return np.where(self.common[at], 0, self.df[at]), self.common[at]
 
 
+def _positions(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """For each of ``values``, its position in ``keys`` (sorted, distinct uint64), or -1.
+
+    A table of ``keys`` by their low bits answers most values in one gather (the hashes are
+    uniform); the values landing where two keys share the low bits are searched."""
+    bits = int(np.clip(np.ceil(np.log2(64 * max(len(keys), 1))), 10, 22))
+    mask = np.uint64((1 << bits) - 1)
+    slots = (keys & mask).astype(np.intp)
+    table = np.full(1 << bits, -1, dtype=np.intp)
+    table[slots] = np.arange(len(keys))
+    table[np.bincount(slots, minlength=1 << bits) > 1] = -2
+    found = table[(values & mask).astype(np.intp)]
+    out = np.full(len(values), -1, dtype=np.intp)
+    direct = np.flatnonzero(found >= 0)
+    hit = keys[found[direct]] == values[direct]
+    out[direct[hit]] = found[direct[hit]]
+    searched = np.flatnonzero(found == -2)
+    if len(searched):
+        at = np.minimum(np.searchsorted(keys, values[searched]), len(keys) - 1)
+        held = keys[at] == values[searched]
+        out[searched[held]] = at[held]
+    return out
+
+
 def _join(keys: np.ndarray, probes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every ``(i, j)`` with ``keys[i] == probes[j]``, ``keys`` sorted."""
-    first = np.searchsorted(keys, probes, side="left")
-    count = np.searchsorted(keys, probes, side="right") - first
-    j = np.repeat(np.arange(len(probes)), count)
+    """Every ``(i, j)`` with ``keys[i] == probes[j]``, ``keys`` sorted: by ``j``, then ``i``."""
+    distinct, first, count = np.unique(keys, return_index=True, return_counts=True)
+    position = _positions(distinct, probes)
+    j = np.flatnonzero(position >= 0)
+    count, first = count[position[j]], first[position[j]]
     i = np.repeat(first - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
-    return i, j
+    return i, np.repeat(j, count)
+
+
+_DENSE = 1 << 21  # the largest table of pairs summed at once; more are sorted by radix
 
 
 def _grouped(
     first: np.ndarray, second: np.ndarray, weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct ``(first, second)`` pairs (non-negative ints) in order, their summed
+    weights (each pair's summed in the order given) and how many times each occurs."""
+    if not len(first):
+        empty = np.zeros(0, np.int64)
+        return empty, empty, np.zeros(0), empty
+    number, names = _compact(second)
+    width = len(names)
+    keyed = first.astype(np.int64) * width + number
+    size = (int(first.max()) + 1) * width
+    if size <= _DENSE:
+        keys, total, counts = _sums(keyed, weights, size)
+    else:
+        order = _radix_order(keyed)
+        ordered = keyed[order]
+        new = np.ones(len(ordered), dtype=bool)
+        np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+        group = np.empty(len(ordered), dtype=np.intp)
+        group[order] = np.cumsum(new) - 1
+        keys = ordered[new]
+        total = np.bincount(group, weights=weights, minlength=len(keys))
+        counts = np.bincount(group, minlength=len(keys))
+    return keys // width, names[keys % width], total, counts
+
+
+def _radix_order(keys: np.ndarray) -> np.ndarray:
+    """The stable order of ``keys`` (non-negative int64): a radix sort, 16 bits a pass."""
+    order = np.arange(len(keys))
+    top, shift = int(keys.max()), 0
+    while True:
+        digit = ((keys[order] >> shift) & 0xFFFF).astype(np.uint16)
+        order = order[np.argsort(digit, kind="stable")]  # a radix sort for 16 bits
+        shift += 16
+        if top >> shift == 0:
+            return order
+
+
+def _sums(
+    keyed: np.ndarray, weights: np.ndarray, size: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct ``(first, second)`` pairs (non-negative ints) and their summed weights."""
-    width = int(second.max(initial=0)) + 1
-    keys, inverse = np.unique(first.astype(np.int64) * width + second, return_inverse=True)
-    total = np.bincount(inverse.ravel(), weights=weights, minlength=len(keys))
-    return keys // width, keys % width, total
+    """The distinct values of ``keyed`` (all below ``size``) in order, the weights of each
+    summed in the order given, and their counts: a table of ``size``, no sorting."""
+    present = np.zeros(size, dtype=bool)
+    present[keyed] = True
+    keys = np.flatnonzero(present)
+    number = np.empty(size, dtype=np.intp)  # only the entries of ``keys`` are read
+    number[keys] = np.arange(len(keys))
+    group = number[keyed]
+    total = np.bincount(group, weights=weights, minlength=len(keys))
+    return keys, total, np.bincount(group, minlength=len(keys))
+
+
+def _compact(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``values`` (non-negative ints) renumbered 0, 1, … in their order, and the value of
+    each number."""
+    top = int(values.max()) + 1
+    if top > 8 * len(values) + 4096:
+        names, inverse = np.unique(values, return_inverse=True)
+        return inverse.ravel(), names
+    held = np.zeros(top, dtype=bool)
+    held[values] = True
+    names = np.flatnonzero(held)
+    number = np.empty(top, dtype=np.intp)  # only the entries of ``names`` are read
+    number[names] = np.arange(len(names))
+    return number[values], names
 
 
 def _query(number: int, lemmas: np.ndarray, weights: _Weights, alpha: float) -> _Query | None:
@@ -171,17 +265,26 @@ def _query(number: int, lemmas: np.ndarray, weights: _Weights, alpha: float) -> 
     needed = np.flatnonzero(left < alpha * total * (1 - _SLACK))
     if len(needed) == 0:
         return None
-    return _Query(number, lemmas, values, total, lemmas[order[: needed[0] + 1]])
+    prefixed = np.zeros(len(lemmas), dtype=bool)
+    prefixed[order[: needed[0] + 1]] = True
+    return _Query(number, lemmas, values, total, lemmas[order[: needed[0] + 1]], prefixed)
 
 
 def _flatten(queries: list[_Query]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The queries' lemmas as one array sorted by hash: hashes, the query each comes from,
     weights."""
+    hashes, owner, weights, _ = _flattened(queries)
+    return hashes, owner, weights
+
+
+def _flattened(queries: list[_Query]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_flatten`'s arrays, and whether each lemma is in its query's prefix."""
     hashes = np.concatenate([q.lemmas for q in queries])
     weights = np.concatenate([q.weights for q in queries])
+    prefixed = np.concatenate([q.prefixed for q in queries])
     owner = np.repeat(np.arange(len(queries)), [len(q.lemmas) for q in queries])
     order = np.argsort(hashes, kind="stable")
-    return hashes[order], owner[order], weights[order]
+    return hashes[order], owner[order], weights[order], prefixed[order]
 
 
 def _probed(queries: list[_Query], weights: _Weights, budget: int) -> np.ndarray:
@@ -210,7 +313,7 @@ def _candidates(
     unseen = np.bincount(owner[~looked], weights=weight[~looked], minlength=len(queries))
     found, docs = index.lemma_postings(indexed, probed)
     at, row = _join(hashes, found)
-    query, doc, shared = _grouped(owner[at], docs[row], weight[at])
+    query, doc, shared, _ = _grouped(owner[at], docs[row], weight[at])
     needed = alpha * np.array([q.total for q in queries]) * (1 - _SLACK)
     bound = (shared + unseen[query]) / needed[query]  # 1 or more: may reach the threshold
     keep = bound >= 1
@@ -222,41 +325,50 @@ def _likeliest(docs: np.ndarray, bounds: np.ndarray, most: int) -> set[int]:
     counting; ties by document id."""
     if len(docs) == 0:
         return set()
-    order = np.lexsort((docs, -bounds))
-    first = np.unique(docs[order], return_index=True)[1]  # each document at its best bound
-    best = np.sort(first)[:most]
-    return {int(d) for d in docs[order][best]}
+    number, names = _compact(docs)
+    best = np.full(len(names), -np.inf)
+    np.maximum.at(best, number, bounds)
+    if len(names) > most:  # those at least as high as the most-th highest, ties and all
+        held = np.flatnonzero(best >= np.partition(best, len(names) - most)[len(names) - most])
+        names, best = names[held], best[held]
+    return {int(d) for d in names[np.lexsort((names, -best))[:most]]}
 
 
 @dataclass(frozen=True)
 class _Stored:
-    """The sentences of the documents read, one after another."""
+    """The sentences of the documents read, one document's after another's."""
 
     docs: list[int]  # the documents in order
-    sets: list[SentenceSets]
     first: np.ndarray  # each document's first sentence, then the number of sentences
-    lemmas: np.ndarray  # every sentence's lemmas
-    owners: np.ndarray  # the sentence of each entry of lemmas
+    sets: SentenceSets  # every sentence of every document
 
     @classmethod
     def read(cls, index: Index, indexed: IndexedProfile, doc_ids: list[int]) -> _Stored:
-        found = [(doc, s) for doc, s in index.sentence_sets(indexed, doc_ids) if len(s)]
-        sets = [s for _, s in found]
-        first = np.cumsum([0] + [len(s) for s in sets])
-        lemmas = np.concatenate([s.lemmas for s in sets]) if sets else np.zeros(0, np.uint64)
-        owners = [s.owners + f for s, f in zip(sets, first)]
-        return cls(
-            [doc for doc, _ in found],
-            sets,
-            first,
-            lemmas,
-            np.concatenate(owners) if owners else np.zeros(0, np.int64),
-        )
+        docs, counts, sets = index.sentence_tables(indexed, doc_ids)
+        held = [doc for doc, count in zip(docs, counts.tolist()) if count]
+        first = np.concatenate(([0], np.cumsum(counts[counts > 0]))).astype(np.int64)
+        return cls(held, first, sets)
+
+    @property
+    def lemmas(self) -> np.ndarray:
+        """Every sentence's lemmas."""
+        return self.sets.lemmas
 
     def locate(self, sentence: int) -> tuple[int, int]:
         """The document (its position in ``docs``) and the place in it of a sentence."""
         position = int(np.searchsorted(self.first, sentence, side="right")) - 1
         return position, sentence - int(self.first[position])
+
+    def span(self, position: int, place: int) -> tuple[int, int]:
+        """Characters ``[start, end)`` of sentence ``place`` of document ``docs[position]``."""
+        start, end = self.sets.spans[int(self.first[position]) + place]
+        return int(start), int(end)
+
+    def entries(self, sentences: np.ndarray) -> np.ndarray:
+        """The positions in ``lemmas`` of the sentences' lemmas, sentence after sentence."""
+        begin, end = self.sets.offsets[sentences], self.sets.offsets[sentences + 1]
+        count = end - begin
+        return np.repeat(begin - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
 
 
 @dataclass(frozen=True)
@@ -267,27 +379,61 @@ class _Match:
     sentence: int  # in the document's sentence sets
 
 
+def _seeded(
+    queries: list[_Query], query: np.ndarray, sentence: np.ndarray, prefixed: np.ndarray
+) -> np.ndarray:
+    """Which of the ``(query, sentence)`` pairs also occur where ``prefixed`` is true."""
+    width = int(sentence.max(initial=0)) + 1
+    keyed = query.astype(np.int64) * width + sentence
+    if len(queries) * width > _DENSE:
+        return np.isin(keyed, keyed[prefixed])
+    seen = np.zeros(len(queries) * width, dtype=bool)
+    seen[keyed[prefixed]] = True
+    return seen[keyed]
+
+
+def _sharing(
+    queries: list[_Query], stored: _Stored, alpha: float, threshold: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (query, stored sentence) pairs that may reach ``threshold``, and the weight each
+    pair shares.
+
+    A pair needs ``w(shared) ≥ α · w(query)``, so it shares a lemma of the query's prefix (the
+    lemmas outside it weigh less than that); and since no lemma weighs less than 1 (its ``df``
+    is at most the number of documents), the sentence's lemmas outside the query add at least
+    their number to its weight, which Dice ≥ threshold must allow too.  None of these tests
+    needs the weights of the sentence's other lemmas."""
+    hashes, owner, weight, prefixed = _flattened(queries)
+    at, entry = _join(hashes, stored.lemmas)
+    owners = np.repeat(np.arange(len(stored.sets)), stored.sets.sizes)
+    pairs = _seeded(queries, owner[at], owners[entry], prefixed[at])
+    at, entry = at[pairs], entry[pairs]
+    query, sentence, shared, count = _grouped(owner[at], owners[entry], weight[at])
+    totals = np.array([q.total for q in queries])[query]
+    outside = stored.sets.sizes[sentence] - count
+    keep = (shared >= alpha * totals * (1 - _SLACK)) & (
+        2 * shared >= threshold * (totals + shared + outside) * (1 - _SLACK)
+    )
+    return query[keep], sentence[keep], shared[keep]
+
+
 def _scored(
     queries: list[_Query], stored: _Stored, weights: _Weights, alpha: float, threshold: float
 ) -> list[_Match]:
     """Every (query, stored sentence) pair of Dice ≥ threshold, the best sentence of each
     document only.  Shared weights are summed for all pairs at once; the weights of a stored
-    sentence's other lemmas are read only for the pairs that share enough."""
+    sentence's other lemmas are read only for the pairs that may reach the threshold."""
     if not queries or not len(stored.lemmas):
         return []
-    hashes, owner, weight = _flatten(queries)
-    at, entry = _join(hashes, stored.lemmas)
-    query, sentence, shared = _grouped(owner[at], stored.owners[entry], weight[at])
+    query, sentence, shared = _sharing(queries, stored, alpha, threshold)
+    read = np.unique(sentence)
+    entries = stored.entries(read)
+    lemmas = stored.lemmas[entries]
+    weights.learn(np.unique(lemmas))
+    owners = np.repeat(np.arange(len(read)), stored.sets.sizes[read])
+    sizes = np.bincount(owners, weights=weights.of(lemmas), minlength=len(read))
     totals = np.array([q.total for q in queries])
-    keep = shared >= alpha * totals[query] * (1 - _SLACK)
-    query, sentence, shared = query[keep], sentence[keep], shared[keep]
-    entries = np.isin(stored.owners, sentence)
-    weights.learn(np.unique(stored.lemmas[entries]))
-    sizes = np.bincount(
-        stored.owners[entries], weights=weights.of(stored.lemmas[entries]),
-        minlength=int(stored.first[-1]),
-    )  # fmt: skip
-    dice = 2 * shared / (totals[query] + sizes[sentence])
+    dice = 2 * shared / (totals[query] + sizes[np.searchsorted(read, sentence)])
     best: dict[tuple[int, int], _Match] = {}
     for q, s, score in zip(query.tolist(), sentence.tolist(), dice.tolist()):
         if score < threshold:
@@ -381,10 +527,39 @@ def _listed(
             continue
         doc = stored.docs[m.doc]
         start, end = (int(v) for v in draft.spans[m.query.number])
-        source_start, source_end = (int(v) for v in stored.sets[m.doc].spans[m.sentence])
+        source_start, source_end = stored.span(m.doc, m.sentence)
         source, title = names[doc]
         listed.append(Rewrite(start, end, doc, source, title, source_start, source_end, m.score))
     return tuple(listed)
+
+
+Names = dict[int, tuple[str, str | None]]
+
+
+def _matched(
+    index: Index,
+    indexed: IndexedProfile,
+    queries: list[_Query],
+    weights: _Weights,
+    exclude: Callable[[str], bool],
+    alpha: float,
+    threshold: float,
+) -> tuple[list[_Match], _Stored, Names]:
+    """The matches in the candidate documents that are still indexed and not left out, the
+    sentences read, and the names of the documents matched.
+
+    Each document's matches are its own, so when ``exclude`` leaves nothing out, only the
+    documents matched are named (after scoring), not every candidate."""
+    candidates = sorted(_candidates(index, indexed, queries, weights, alpha))
+    if isinstance(exclude, Exclusion) and not exclude:
+        stored = _Stored.read(index, indexed, candidates)
+        matches = _scored(queries, stored, weights, alpha, threshold)
+        names = index.sources({stored.docs[m.doc] for m in matches})
+        return [m for m in matches if stored.docs[m.doc] in names], stored, names
+    names = index.sources(candidates)
+    allowed = [d for d in candidates if d in names and not exclude(names[d][0])]
+    stored = _Stored.read(index, indexed, allowed)
+    return _scored(queries, stored, weights, alpha, threshold), stored, names
 
 
 def find_rewrites(
@@ -409,13 +584,11 @@ def find_rewrites(
     _check_settings(threshold, min_lemmas, per_sentence)
     sets = sentence_sets(_draft(draft, indexed))
     alpha = threshold / (2 - threshold)
-    weights = _Weights(index, indexed)
-    queries, too_common = _queries(sets, weights, alpha, min_lemmas, unmatched)
-    candidates = _candidates(index, indexed, queries, weights, alpha)
-    names = index.sources(candidates)
-    allowed = sorted(d for d in candidates if d in names and not exclude(names[d][0]))
-    stored = _Stored.read(index, indexed, allowed)
-    matches = _scored(queries, stored, weights, alpha, threshold)
+    with index.consistent():  # the frequencies and the count from one state of the file
+        weights = _Weights(index, indexed)
+        queries, too_common = _queries(sets, weights, alpha, min_lemmas, unmatched)
+        found = _matched(index, indexed, queries, weights, exclude, alpha, threshold)
+    matches, stored, names = found
     return RewriteCheck(
         indexed.name,
         indexed.fingerprint,

@@ -24,7 +24,7 @@ content lemmas is too short to judge.  Both defaults were chosen on labelled pai
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -123,6 +123,32 @@ class SentenceSets:
         if offsets[-1] != len(lemmas):
             raise ValueError(f"a sentence blob of {count} sentences has {len(lemmas)} hashes")
         return cls(table[:, :2].copy(), offsets, lemmas)
+
+    @classmethod
+    def joined(cls, blobs: Sequence[bytes]) -> tuple[np.ndarray, SentenceSets]:
+        """The sentences of several stored blobs, one text's after another's, as one
+        :class:`SentenceSets`, and how many sentences each blob holds.  A blob
+        :meth:`from_bytes` would refuse is refused alike."""
+        counts, tables, hashes = [], [], []
+        for data in blobs:
+            (count,) = _HEADER.unpack_from(data)
+            table_end = _HEADER.size + 12 * count
+            if len(data) < table_end or (len(data) - table_end) % 8:
+                cls.from_bytes(data)  # raises, as for the blob alone
+                raise ValueError(f"a sentence blob of {count} sentences has {len(data)} bytes")
+            counts.append(count)
+            tables.append(data[_HEADER.size : table_end])
+            hashes.append(data[table_end:])
+        table = np.frombuffer(b"".join(tables), dtype="<u4").reshape(-1, 3).astype(np.int64)
+        lemmas = np.frombuffer(b"".join(hashes), dtype="<u8").astype(np.uint64)
+        offsets = np.concatenate(([0], np.cumsum(table[:, 2]))).astype(np.int64)
+        first = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        held = np.array([len(h) // 8 for h in hashes], dtype=np.int64)
+        bad = np.flatnonzero(offsets[first[1:]] - offsets[first[:-1]] != held)
+        if len(bad):
+            cls.from_bytes(blobs[int(bad[0])])  # raises, as for the blob alone
+            raise ValueError(f"sentence blob {int(bad[0])} holds other hashes than it counts")
+        return np.diff(first), cls(table[:, :2].copy(), offsets, lemmas)
 
     @classmethod
     def empty(cls) -> SentenceSets:

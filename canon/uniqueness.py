@@ -12,7 +12,7 @@ profiles are *copied* text, those of the other profiles *rewritten* text, and th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -43,6 +43,34 @@ __all__ = [
 ]
 
 
+class _Deferred:
+    """A value worked out the first time it is asked for (see :class:`_OnAccess`)."""
+
+    def __init__(self, make: Callable[[], object]) -> None:
+        self.make = make
+
+
+class _OnAccess:
+    """A dataclass field whose value may be given as a :class:`_Deferred`: read, it is the
+    value worked out then (once), so an instance equals, prints and serializes as if it had
+    been given the value itself."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = f"_{name}"
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        if instance is None:
+            return None  # the field's default
+        value = instance.__dict__[self.slot]
+        if isinstance(value, _Deferred):
+            value = value.make()
+            instance.__dict__[self.slot] = value
+        return value
+
+    def __set__(self, instance: object, value: object) -> None:
+        instance.__dict__[self.slot] = value
+
+
 @dataclass(frozen=True)
 class SourceMatch:
     """An indexed source that explains part of the draft.
@@ -50,6 +78,8 @@ class SourceMatch:
     ``shared``, ``containment`` and ``jaccard`` are the exact shingle measures; ``fragments``
     are the draft's character ranges this source holds, and ``passages`` the ranges of the
     source's own text they come from (``None`` when the index does not store its text).
+    A check works the passages out when they are first read: canonicalizing a source's text
+    again is most of the cost of a listed source.
     """
 
     source: str
@@ -59,8 +89,11 @@ class SourceMatch:
     jaccard: float
     source_shingles: int
     fragments: tuple[Fragment, ...] = ()
-    passages: tuple[Fragment, ...] | None = None
+    passages: tuple[Fragment, ...] | None = _OnAccess()  # type: ignore[assignment]
     text: str | None = field(default=None, repr=False)  # the source's stored text
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_passages": self.passages}
 
     def to_dict(self) -> dict[str, Any]:
         """The fields as plain data; passages also as the source's words (``excerpts``)."""
@@ -329,9 +362,13 @@ def _with_fragments(
         hashes = explained.shared[doc]
         own = _ranges_of(draft, indexed, hashes)
         text = stored.get(doc)
-        theirs = passages(text, indexed, hashes) if text is not None else None
+        theirs = _passages_of(text, indexed, hashes) if text is not None else None
         result.append(replace(match, fragments=own, passages=theirs, text=text))
     return tuple(result)
+
+
+def _passages_of(text: str, indexed: IndexedProfile, hashes: np.ndarray) -> _Deferred:
+    return _Deferred(lambda: passages(text, indexed, hashes))
 
 
 def _ranges_of(draft: _Draft, indexed: IndexedProfile, found: np.ndarray) -> tuple[Fragment, ...]:

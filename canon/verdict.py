@@ -62,9 +62,18 @@ def nothing_left(name: str) -> InputError:
 
 def ranges_mask(size: int, ranges: Iterable[Fragment | tuple[int, int]]) -> np.ndarray:
     """A boolean mask of ``size`` characters, true inside any of ``ranges``: O(n + r)."""
+    bounds = [(r.start, r.end) if isinstance(r, Fragment) else r for r in ranges]
+    table = np.asarray(bounds, dtype=np.int64).reshape(-1, 2)
+    if len(table) and not (table.min() >= 0 and table.max() <= size):
+        return _mask_one_by_one(size, bounds)  # indexed as Python indexes (or refused)
+    edges = np.bincount(table[:, 0], minlength=size + 1)
+    edges -= np.bincount(table[:, 1], minlength=size + 1)
+    return np.cumsum(edges[:-1]) > 0
+
+
+def _mask_one_by_one(size: int, bounds: list[tuple[int, int]]) -> np.ndarray:
     edges = np.zeros(size + 1, dtype=np.int32)
-    for item in ranges:
-        start, end = (item.start, item.end) if isinstance(item, Fragment) else item
+    for start, end in bounds:
         edges[start] += 1
         edges[end] -= 1
     return np.cumsum(edges[:-1]) > 0

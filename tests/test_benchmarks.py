@@ -40,8 +40,9 @@ from benchmarks._common import (
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = (
-    "crawl", "dedup", "extraction", "index", "lemmas", "quality", "repairs", "sampling",
-    "sentences", "seo_ranges", "signatures", "speed", "verdict", "winnowing", "workers",
+    "checks", "crawl", "dedup", "extraction", "index", "lemmas", "quality", "repairs",
+    "sampling", "sentences", "seo_ranges", "signatures", "speed", "verdict", "winnowing",
+    "workers",
 )  # fmt: skip
 SHARED = ("_common", "corpus", "data", "drafts", "tricks")
 

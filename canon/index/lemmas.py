@@ -42,6 +42,7 @@ __all__ = [
     "postings",
     "remove_document",
     "sentence_sets",
+    "sentence_tables",
 ]
 
 COMMON_LEMMA = 5_000  # documents: a lemma in more is common, its postings are not kept
@@ -208,21 +209,44 @@ def document_count(db: sqlite3.Connection) -> int:
     return int(db.execute("SELECT count(*) FROM documents").fetchone()[0])
 
 
+def _keys(hashes: np.ndarray) -> list[int]:
+    """``hashes`` as the signed keys SQLite stores, each once, in key order."""
+    return np.unique(np.asarray(hashes, dtype=np.uint64).view(np.int64)).tolist()
+
+
+def _by_hash(
+    db: sqlite3.Connection, select: str, order: str, profile_id: int, keys: list[int]
+) -> list[tuple[object, ...]]:
+    """The rows of ``select`` (of one table, ending in ``hash IN``) for ``keys`` (sorted) in
+    the ``order`` of that table's key: a query a chunk of keys, each a key lookup, nothing
+    written."""
+    rows: list[tuple[object, ...]] = []
+    for chunk in _chunks(keys):
+        marks = ",".join("?" * len(chunk))
+        query = f"{select} ({marks}) ORDER BY {order}"
+        rows += db.execute(query, [profile_id, *chunk]).fetchall()
+    return rows
+
+
 def frequencies(
     db: sqlite3.Connection, profile_id: int, hashes: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Document frequency of each of ``hashes`` (0 if no document holds it), and whether it is
     common; both aligned with ``hashes``."""
-    _probe(db, hashes)
-    rows = db.execute(
-        "SELECT l.hash, l.df, l.common FROM lemma_probe p CROSS JOIN lemmas l "
-        "ON l.profile_id = ? AND l.hash = p.hash",
-        (profile_id,),
-    ).fetchall()
-    found = {h: (df, common) for h, df, common in rows}
-    keys = signed(hashes)
-    df = np.fromiter((found.get(h, (0, 0))[0] for h in keys), dtype=np.int64, count=len(keys))
-    common = np.fromiter((found.get(h, (0, 0))[1] for h in keys), dtype=bool, count=len(keys))
+    keys = signed(np.asarray(hashes, dtype=np.uint64))
+    df = np.zeros(len(keys), np.int64)
+    common = np.zeros(len(keys), bool)
+    rows = _by_hash(
+        db, "SELECT hash, df, common FROM lemmas WHERE profile_id = ? AND hash IN", "hash",
+        profile_id, _keys(hashes),
+    )  # fmt: skip
+    if rows:
+        table = np.array(rows, dtype=np.int64)  # sorted by hash, each once
+        wanted = np.array(keys, dtype=np.int64)
+        at = np.minimum(np.searchsorted(table[:, 0], wanted), len(table) - 1)
+        held = table[at, 0] == wanted
+        df[held] = table[at[held], 1]
+        common[held] = table[at[held], 2] != 0
     return df, common
 
 
@@ -230,19 +254,19 @@ def postings(
     db: sqlite3.Connection, profile_id: int, hashes: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(hash, doc_id)`` of every document holding one of ``hashes`` (common lemmas have
-    none), as a uint64 and an int64 array."""
-    _probe(db, hashes)
-    rows = db.execute(
-        # CROSS JOIN keeps the probe outside: one key lookup per lemma, never a scan.
-        "SELECT l.hash, l.docs FROM lemma_probe p CROSS JOIN lemma_postings l "
-        "ON l.profile_id = ? AND l.hash = p.hash",
-        (profile_id,),
-    ).fetchall()
+    none), as a uint64 and an int64 array: by hash (as SQLite orders the signed keys), then
+    by document."""
+    rows = _by_hash(
+        db, "SELECT hash, docs FROM lemma_postings WHERE profile_id = ? AND hash IN",
+        "hash, first_doc", profile_id, _keys(hashes),
+    )  # fmt: skip
     if not rows:
         return np.zeros(0, np.uint64), np.zeros(0, np.int64)
-    ids = [_ids(data) for _, data in rows]
+    if any(len(data) % 4 for _, data in rows):
+        raise ValueError("a lemma postings segment is not a whole number of document ids")
+    ids = np.frombuffer(b"".join(data for _, data in rows), dtype="<u4").astype(np.int64)
     keys = np.array([h for h, _ in rows], dtype=np.int64).view(np.uint64)
-    return np.repeat(keys, [len(i) for i in ids]), np.concatenate(ids)
+    return np.repeat(keys, [len(data) // 4 for _, data in rows]), ids
 
 
 def _chunks(ids: Iterable[int]) -> Iterator[list[int]]:
@@ -267,3 +291,24 @@ def sentence_sets(
         for doc_id, data in rows:
             if data is not None:
                 yield doc_id, SentenceSets.from_bytes(data)
+
+
+def sentence_tables(
+    db: sqlite3.Connection, profile_id: int, doc_ids: Iterable[int]
+) -> tuple[list[int], np.ndarray, SentenceSets]:
+    """The sentences of the documents named that have them stored, decoded at once: the
+    documents by id, how many sentences each has, and all their sentences one document's
+    after another's."""
+    query = "SELECT doc_id, sentences FROM doc_profiles WHERE profile_id = ?"
+    rows: list[tuple[int, bytes]] = []
+    for chunk in _chunks(sorted(set(doc_ids))):
+        marks = ",".join("?" * len(chunk))
+        found = db.execute(
+            f"{query} AND doc_id IN ({marks}) AND sentences IS NOT NULL ORDER BY doc_id",
+            [profile_id, *chunk],
+        )
+        rows += found.fetchall()
+    if not rows:
+        return [], np.zeros(0, np.int64), SentenceSets.empty()
+    counts, sets = SentenceSets.joined([data for _, data in rows])
+    return [doc for doc, _ in rows], counts, sets

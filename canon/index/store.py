@@ -15,7 +15,7 @@ is closed.  A writer's open deletes the orphan segments left by crashes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -240,6 +240,31 @@ class Index:
         profile with morphology (none under the others)."""
         with self._reading():
             yield from lemmas.sentence_sets(self._db, profile.id, doc_ids)
+
+    def sentence_tables(
+        self, profile: IndexedProfile, doc_ids: Iterable[int]
+    ) -> tuple[list[int], np.ndarray, SentenceSets]:
+        """The sentences of the documents named, decoded at once: the documents that have them
+        stored (by id), how many sentences each has, and all those sentences in one
+        :class:`SentenceSets`, one document's after another's."""
+        with self._reading():
+            return lemmas.sentence_tables(self._db, profile.id, doc_ids)
+
+    @contextmanager
+    def consistent(self) -> Iterator[None]:
+        """Reads of the file inside see one state of it (one read transaction), even while
+        another process adds documents; inside a transaction already open, that one's."""
+        if self._db.in_transaction:
+            yield
+            return
+        with self._reading():
+            self._db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self._db.in_transaction:
+                with self._reading():
+                    self._db.execute("COMMIT")
 
     def integrity(self) -> str:
         """SQLite's integrity check: ``"ok"``, or the first problem it found."""

@@ -28,7 +28,6 @@ Run from the repository root, after ``python -m benchmarks.index --docs N ... --
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 from collections.abc import Sequence
@@ -48,9 +47,9 @@ from benchmarks.index import (
     Draft,
     Generator,
     _words,
-    doc_id,
     make_drafts,
     parse_steps,
+    read_corpus,
 )
 from canon import Index
 
@@ -66,31 +65,13 @@ REPEATS = 3
 QUICK_DRAFTS = 10
 
 
-def kept_texts(folder: Path, numbers: set[int]) -> dict[int, str]:
-    """The texts of documents ``numbers`` from the corpus files ``benchmarks.index`` kept."""
-    wanted = {doc_id(n): n for n in numbers}
-    found: dict[int, str] = {}
-    for path in sorted(folder.glob("docs-*.jsonl")):
-        with path.open(encoding="utf-8") as lines:
-            for line in lines:
-                record = json.loads(line)
-                if record["id"] in wanted:
-                    found[wanted[record["id"]]] = record["text"]
-        if len(found) == len(wanted):
-            break
-    missing = sorted(set(wanted) - {doc_id(n) for n in found})
-    if missing:
-        raise SystemExit(f"{folder}: no document {missing[0]}; give the corpus folder of the run")
-    return found
-
-
 def remade_drafts(args: argparse.Namespace) -> list[Draft]:
     """The drafts ``benchmarks.index`` made with the same settings."""
     steps = parse_steps(argparse.Namespace(docs=args.docs, quick=False))
     rng = random.Random(args.seed)
     kept = set(rng.sample(range(steps[0]), min(steps[0], args.drafts * 3)))
     gen = Generator(load_lexicon(args.lemmas, args.seed), args.seed, args.zipf_s, args.words)
-    return make_drafts(gen, kept_texts(args.corpus, kept), args.drafts, args.seed)
+    return make_drafts(gen, read_corpus(args.corpus, steps, kept).kept, args.drafts, args.seed)
 
 
 def check_rounds(

@@ -52,11 +52,10 @@ Run from the repository root::
     python -m benchmarks.index --db /tmp/canon-index.db --keep
     python -m benchmarks.index --docs 100000 --words 280-320 --drafts 50
     python -m benchmarks.index --docs 1000000 --words 280-320 --drafts 20 --keep --db DB
-    python -m benchmarks.index --docs 1000000 --words 280-320 --drafts 20 --corpus DIR \
-        --db DB --check-only          # the checks of that kept index again, with this canon
 
 ``--corpus DIR`` reuses the corpus folder a run kept (the same ``--seed``, ``--docs`` and
-``--words``) instead of generating it again.
+``--words``) instead of generating it again; ``benchmarks.checks`` measures the checks of a
+kept index again.
 """
 
 from __future__ import annotations
@@ -821,11 +820,6 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--no-prepare", action="store_true", help="skip the separate preparation-alone runs"
     )
     parser.add_argument(
-        "--check-only",
-        action="store_true",
-        help="only measure checks of the kept index --db (drafts from --corpus)",
-    )
-    parser.add_argument(
         "--corpus",
         type=Path,
         help="reuse the corpus folder an earlier run kept (same --seed, --docs and --words)",
@@ -842,9 +836,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.docs < 2 * BLOCK_DOCS and not args.quick:
         parser.error(f"--docs must be at least {2 * BLOCK_DOCS}")
-    if args.check_only and (args.db is None or not args.db.exists() or args.corpus is None):
-        parser.error("--check-only needs the kept index (--db) and its corpus (--corpus)")
-    if args.db is not None and args.db.exists() and not args.check_only:
+    if args.db is not None and args.db.exists():
         parser.error(f"{args.db} exists; give a new path (the benchmark creates the index)")
     return args
 
@@ -861,23 +853,6 @@ def remove_index(db: Path) -> None:
     for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
         path.unlink(missing_ok=True)
     shutil.rmtree(f"{db}-segments", ignore_errors=True)
-
-
-def check_only(args: argparse.Namespace, folder: Path, db: Path) -> None:
-    """The check latency of an index an earlier run kept, with this checkout's canon: the
-    drafts are made again from the kept corpus (``--corpus``), so they are the same."""
-    steps = parse_steps(args)
-    gen = Generator(load_lexicon(args.lemmas, args.seed), args.seed, args.zipf_s, args.words)
-    rng = random.Random(args.seed)
-    kept = set(rng.sample(range(steps[0]), min(steps[0], args.drafts * 3)))
-    drafts = make_drafts(gen, read_corpus(args.corpus, steps, kept).kept, args.drafts, args.seed)
-    draft_file = folder / "draft.txt"
-    draft_file.write_text(drafts[0].text, encoding="utf-8")
-    with Index(db, readonly=True) as index:
-        documents = index.stats().documents
-    check = check_step(db, drafts, draft_file)
-    print(f"## Check latency of {db} ({documents:,} documents, {len(drafts)} drafts, warm)\n")
-    print(table(CHECK_HEADER, check_rows([documents], [check])))
 
 
 def run(args: argparse.Namespace, folder: Path, db: Path) -> None:
@@ -916,11 +891,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     folder = Path(tempfile.mkdtemp(prefix="canon-index-bench-"))
     db = args.db or folder / "index.db"
     try:
-        (check_only if args.check_only else run)(args, folder, db)
+        run(args, folder, db)
     finally:
-        if args.check_only:
-            shutil.rmtree(folder, ignore_errors=True)
-        elif args.keep:
+        if args.keep:
             print(f"\nkept: the index {db}, the corpus and drafts in {folder}")
         else:
             shutil.rmtree(folder, ignore_errors=True)

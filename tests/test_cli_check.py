@@ -1,6 +1,6 @@
 """canon check --web on a terminal: its stages on one line of stderr, rewritten in place and
-erased at the end; nothing on a pipe, nothing with --no-progress; stdout (``--json`` or not)
-the same in every case.
+erased at the end; nothing when stderr is a pipe; stdout (``--json`` or not) the same either
+way.
 
 The terminal is a real pseudo-terminal (``pty``) holding the command's stderr, its stdout a
 pipe; the search provider is the SearXNG stand-in of tests/search_server.py (a real HTTP
@@ -106,15 +106,19 @@ def test_the_stages_are_said_in_a_few_words() -> None:
     assert stage_text(WebProgress("checking")) == "checking"
 
 
-def test_a_terminal_sees_the_stages_and_json_stays_the_same(
-    stand: StandIn, draft: Path, tmp_path: Path
+@pytest.mark.parametrize("more", [["--json"], []], ids=["json", "text"])
+def test_a_terminal_sees_the_stages_and_stdout_stays_the_same(
+    stand: StandIn, draft: Path, tmp_path: Path, more: list[str]
 ) -> None:
     env = _env(tmp_path)
-    out, terminal = _on_a_terminal(_args(draft, stand, "--json"), env)
-    command = [sys.executable, "-m", "canon", *_args(draft, stand, "--json")]
+    out, terminal = _on_a_terminal(_args(draft, stand, *more), env)
+    command = [sys.executable, "-m", "canon", *_args(draft, stand, *more)]
     piped = subprocess.run(command, capture_output=True, text=True, env=env, timeout=90, check=True)
     assert piped.stderr == ""  # stderr not a terminal: no stage line
-    assert _answer(out) == _answer(piped.stdout) and out.count("\n") == 1
+    if more:
+        assert _answer(out) == _answer(piped.stdout) and out.count("\n") == 1
+    else:
+        assert out == piped.stdout and "Web: searxng:" in out
     shown = _lines(terminal)
     searched = [f"searching {n}/{QUERIES}" for n in range(QUERIES + 1)]
     assert shown[: QUERIES + 2] == [f"queries {QUERIES}", *searched], shown
@@ -123,17 +127,12 @@ def test_a_terminal_sees_the_stages_and_json_stays_the_same(
     assert fetching == [f"fetching {n}/{pages}" for n in range(pages + 1)] and pages >= 4
     assert set(shown[QUERIES + 2 + len(fetching) :]) == {"checking"}, shown
     assert terminal.rstrip(b"\x1b[?25h\r\n").endswith(b"\x1b[2K")  # the line erased at the end
-    quiet_out, quiet = _on_a_terminal(_args(draft, stand, "--json", "--no-progress"), env)
-    assert quiet == b"" and _answer(quiet_out) == _answer(out)
 
 
-def test_progress_forced_on_a_pipe_leaves_stdout_alone(stand: StandIn, draft: Path) -> None:
-    env = {"CANON_SEARCH_CONFIG": "/nonexistent/none.toml"}
-    plain = CliRunner().invoke(cli, _args(draft, stand), env=env)
-    forced = CliRunner().invoke(cli, _args(draft, stand, "--progress"), env=env)
-    assert plain.exit_code == forced.exit_code == 0, forced.output
-    assert plain.stderr == "" and forced.stdout == plain.stdout
-    assert "Web: searxng:" in forced.stdout
-    shown = _lines(forced.stderr.encode("utf-8"))
-    assert shown[0] == f"queries {QUERIES}" and shown[-1] == "checking", shown
-    assert f"searching {QUERIES}/{QUERIES}" in shown
+def test_an_index_check_on_a_terminal_says_nothing_on_stderr(tmp_path: Path) -> None:
+    db, draft = tmp_path / "c.db", tmp_path / "draft.txt"
+    draft.write_text(DRAFT, "utf-8")
+    made = CliRunner().invoke(cli, ["index", "add", str(db), str(draft)])
+    assert made.exit_code == 0, made.output
+    out, terminal = _on_a_terminal(["check", str(draft), "--index", str(db)], _env(tmp_path))
+    assert terminal == b"" and "uniqueness" in out

@@ -2,8 +2,8 @@
 
 With ``--web``, the check's stages (queries built, searching, fetching, checking) are shown on
 one line of stderr, rewritten in place and erased when the check is done, when stderr is a
-terminal (``--progress``/``--no-progress`` decide otherwise); stdout holds only the results,
-so ``--json`` prints the same with or without it."""
+terminal; never when it is a file or a pipe.  stdout holds only the results, so it (``--json``
+or not) is the same either way."""
 
 from __future__ import annotations
 
@@ -133,12 +133,6 @@ __all__ = ["check_command", "stage_text"]
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="With --web, show the stages (searching 3/12, fetching 7/40, checking) on one line "
-    "of stderr [default: when stderr is a terminal].",
-)
-@click.option(
     "--html",
     "html_path",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -163,12 +157,11 @@ def check_command(
     top: int,
     similar: float | None,
     as_json: bool,
-    progress: bool | None,
     html_path: Path | None,
     **opts: Any,
 ) -> None:
     """How much of each DRAFT already exists in the index or on the web: uniqueness,
-    sources, fragments."""
+    sources, fragments.  With --web, a terminal's stderr shows the stages as they go."""
     if db is None and web is None:
         raise click.UsageError("give --index INDEX, --web PROVIDER or both")
     provider = provider_of(web) if web is not None else None
@@ -180,7 +173,7 @@ def check_command(
         sentence_threshold=None if no_sentences else sentence_threshold,
     )  # fmt: skip
     below = False
-    shown = sys.stderr.isatty() if progress is None else progress
+    shown = sys.stderr.isatty()  # the stages of a web check, on a terminal only
     with Index(db, readonly=True) if db is not None else nullcontext() as index:
         for number, doc in enumerate(docs, 1):
             found = None

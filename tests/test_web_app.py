@@ -32,11 +32,12 @@ def test_routes_live_in_module_level_routers() -> None:
         ("GET", "/api/index/stats"),
     }
     assert _paths(pages.router) == {("GET", "/"), ("POST", "/")}
-    assert _paths(pages.index_router) == {
+    assert _paths(pages.index_router) | _paths(pages.check_router) == {
         ("GET", "/check"),
         ("POST", "/check"),
         ("GET", "/index"),
     }
+    assert _paths(pages.check_router) == {("GET", "/check")}  # also on a web-only server
 
 
 def test_settings_are_one_frozen_record_in_app_state(tmp_path: Path, examples: Path) -> None:

@@ -1,7 +1,7 @@
 """Checks against the web as jobs, without a browser: the stages ``web_check`` reports, the job
 API (``/api/check/jobs``) from start to result, a provider's refusal said in Russian with its
-field, the bounded queue, the check page's control, and library sentences said in Russian on
-the pages.
+field, the bounded queue, the check page's control, library sentences said in Russian on
+the pages, and the check page of a server with a provider and no index (the web only).
 
 The search provider is the SearXNG stand-in of tests/search_server.py (a real HTTP server on
 127.0.0.1 that also serves the pages its results point to); jobs run in the app's real worker
@@ -335,3 +335,80 @@ def test_every_library_sentence_has_its_russian_and_says_its_figures() -> None:
             assert f"&lt;{n}&gt;" in shown, (msgid, shown)  # each figure kept, escaped
     assert str(said("something new", t, "ru")) == '<span lang="en">something new</span>'
     assert str(said("<b>", t, "en")) == "&lt;b&gt;"
+
+
+# ------------------------------------------------------------------ a server with no index
+
+
+@pytest.fixture(scope="module")
+def web_only(env: None) -> Iterator[TestClient]:
+    """A server with SearXNG configured (the stand-in) and no index."""
+    with TestClient(create_app(allow_private=True, workers=1)) as running:
+        yield running
+
+
+def _main(page: str) -> str:
+    return page.split("<main>")[1].split("</main>")[0]
+
+
+def test_a_web_only_server_has_a_check_page_for_the_web_alone(web_only: TestClient) -> None:
+    answer = web_only.get("/check")
+    assert answer.status_code == 200
+    main = _main(answer.text)
+    assert "Проверка текста на уникальность по интернету" in main
+    assert "проверяет текст только по интернету" in main and 'lang="en"' not in main
+    form = re.search(r'<form method="post" action="([^"]+)"', main)
+    assert form is not None and form.group(1).endswith("/check/web")  # its main action
+    assert re.findall(r'<option value="(\w+)"', main) == ["searxng"]
+    for index_control in ('name="profiles"', 'name="web_index"', "по индексу этого сервера",
+                          "set by the index", "задаёт индекс"):  # fmt: skip
+        assert index_control not in main, index_control
+    buttons = re.findall(r"<button[^>]*>([^<]+)</button>", main)
+    assert buttons == ["Проверить по интернету"]  # no check against an index
+    english = _main(web_only.get("/check?lang=en").text)
+    assert "Check a draft against the web" in english and "against the web only" in english
+    assert web_only.get("/index").status_code == 404
+    assert web_only.post("/check", data={"draft_text": DRAFT}).status_code == 405
+    nav = web_only.get("/").text.split("<nav")[1].split("</nav>")[0]
+    assert re.search(r'href="[^"]*/check"', nav) and not re.search(r'href="[^"]*/index"', nav)
+
+
+def test_neither_index_nor_provider_has_no_check_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CANON_SEARCH_CONFIG", str(tmp_path / "none.toml"))
+    for name in ("SEARXNG_URL", "YANDEX_API_KEY", "GOOGLE_API_KEY"):
+        monkeypatch.delenv(f"CANON_{name}", raising=False)
+    client = TestClient(create_app())
+    for path in ("/check", "/index", "/check/web/0123456789abcdef"):
+        assert client.get(path).status_code == 404, path
+    assert not re.search(r'href="[^"]*/check"', client.get("/").text)
+
+
+def test_a_web_only_job_runs_to_the_result_of_web_check(
+    web_only: TestClient, stand: StandIn
+) -> None:
+    alone = web_check(DRAFT, provider_of(f"searxng:{stand.base}"), queries=QUERIES,
+                      fetch_options=FetchOptions(allow_private=True))  # fmt: skip
+    expected = f"{alone.result.verdict.uniqueness * 100:.1f}%"
+    started = web_only.post("/api/check/jobs", json={"draft": DRAFT, "web": "searxng",
+                                                     "queries": QUERIES})  # fmt: skip
+    assert started.status_code == 202, started.text
+    last, _ = _finished(web_only, started.json()["status"])
+    assert last["state"] == "done" and [s["stage"] for s in last["stages"]] == list(STAGES)
+    result = last["result"]
+    assert result["verdict"]["uniqueness"] == pytest.approx(alone.result.verdict.uniqueness)
+    assert result["web"]["index"] is None and result["web"]["queries_sent"] == QUERIES
+    form = {"draft_text": DRAFT, "web": "searxng", "queries": str(QUERIES), "pass_mark": "80",
+            "min_shared": "3", "sentence_threshold": "0.55"}  # fmt: skip
+    page = web_only.post("/check/web", data=form, follow_redirects=False)
+    assert page.status_code == 303, page.text
+    where = page.headers["location"]
+    _finished(web_only, "/api/check/jobs/" + where.rsplit("/", 1)[1])
+    shown = _main(web_only.get(where).text)
+    headline = re.search(r'<strong id="uniqueness"[^>]*>([^<]+)</strong>', shown)
+    assert headline is not None and headline.group(1) == expected
+    assert f'<a href="{stand.url("/pages/copy.html")}"' in shown
+    assert f'value="{QUERIES}"' in shown and 'name="profiles"' not in shown  # kept, web only
+    refused = web_only.post("/check/web", data={**form, "draft_text": ""})
+    assert refused.status_code == 400 and "пуст" in _main(refused.text)

@@ -1,11 +1,13 @@
 """The pages' language and forms without a browser: how the language is chosen, that every
 message has its Russian translation, refusals in the page's language (the JSON API keeps its
-English), kept values, and numbers formatted as the command line formats them."""
+English), kept values, numbers formatted as the command line formats them, and why a site
+audit failed, said in the page's language."""
 
 from __future__ import annotations
 
 import pickle
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,7 @@ from canon.report.model.numbers import grouped
 from canon.sources.documents import Document
 from canon.web import create_app
 from canon.web.i18n import LOCALE_DIR, LOCALES, error_text, translations
+from canon.web.said import said
 from canon.web.service import FieldError
 
 WEB = Path(canon.__file__).parent / "web"
@@ -256,3 +259,51 @@ def test_the_index_page_prints_what_the_cli_prints(client: TestClient, db: Path)
     for rows in re.findall(r": ([\d,]+) shingles$", printed, re.M):
         assert f'<td class="num">{rows}</td>' in page
     assert "postings" not in page and '<th scope="col">shingles</th>' in page
+
+
+# ------------------------------------------------------------------ an audit's failure
+
+
+def _failed_audit(client: TestClient, start: str, seconds: float = 60) -> str:
+    """The path of the audit of ``start``, once it has failed (started as soon as the audit
+    before it has ended: one runs at a time)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        started = client.post("/audit", data={"start": start, "max_pages": "5"},
+                              follow_redirects=False)  # fmt: skip
+        if started.status_code != 503 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert started.status_code == 303, started.text
+    where = started.headers["location"].split("?")[0]
+    while client.get(where + "/status").json()["state"] == "running":
+        assert time.monotonic() < deadline, "the audit did not end"
+        time.sleep(0.1)
+    assert client.get(where + "/status").json()["state"] == "failed"
+    return where
+
+
+def test_why_an_audit_failed_is_said_in_russian(tmp_path: Path) -> None:
+    from audit_site import serve
+
+    with serve() as site, TestClient(create_app(audits=tmp_path)) as client:  # no private
+        port = site.url("/").split(":")[2].split("/")[0]
+        for start, russian, english in (
+            (site.url("/"), "частный или локальный адрес 127.0.0.1 не загружается",
+             "the private or local address 127.0.0.1 is not fetched"),
+            (f"http://localhost:{port}/", "localhost — имя этого компьютера",
+             "localhost is a name of this machine"),
+        ):  # fmt: skip
+            where = _failed_audit(client, start)
+            error = _error(client.get(where).text)
+            assert error.startswith("Аудит не удался: http://") and russian in error, error
+            assert "/robots.txt: " in error and "только общедоступные страницы" in error
+            assert 'lang="en"' not in error
+            assert english in _error(client.get(where + "?lang=en").text)
+
+
+def test_an_audit_sentence_none_says_stays_english_and_marked() -> None:
+    t = translations("ru")
+    cause = "the audit failed (OSError: disk full); the pages done so far are kept"
+    assert str(said(cause, t, "ru")) == f'<span lang="en">{cause}</span>'
+    assert str(said("the audit stopped", t, "ru")) == "аудит остановился"

@@ -1,10 +1,16 @@
-"""canon check: how much of each draft already exists in an index."""
+"""canon check: how much of each draft already exists in an index or on the web.
+
+With ``--web``, the check's stages (queries built, searching, fetching, checking) are shown on
+one line of stderr, rewritten in place and erased when the check is done, when stderr is a
+terminal; never when it is a file or a pipe.  stdout holds only the results, so it (``--json``
+or not) is the same either way."""
 
 from __future__ import annotations
 
 import json
 import sys
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +22,11 @@ from ..rewrites import THRESHOLD
 from ..sources.documents import Document, read_source
 from ..uniqueness import CheckResult, check
 from ..websearch import WebCheck, WebSource, provider_of, web_check
+from ..websearch.run import WebProgress
 from . import cli
 from .options import fetch_options, source_options
 
-__all__ = ["check_command"]
+__all__ = ["check_command", "stage_text"]
 
 
 @cli.command("check")
@@ -154,7 +161,7 @@ def check_command(
     **opts: Any,
 ) -> None:
     """How much of each DRAFT already exists in the index or on the web: uniqueness,
-    sources, fragments."""
+    sources, fragments.  With --web, a terminal's stderr shows the stages as they go."""
     if db is None and web is None:
         raise click.UsageError("give --index INDEX, --web PROVIDER or both")
     provider = provider_of(web) if web is not None else None
@@ -166,14 +173,18 @@ def check_command(
         sentence_threshold=None if no_sentences else sentence_threshold,
     )  # fmt: skip
     below = False
+    shown = sys.stderr.isatty()  # the stages of a web check, on a terminal only
     with Index(db, readonly=True) if db is not None else nullcontext() as index:
         for number, doc in enumerate(docs, 1):
             found = None
             if provider is not None:
-                found = web_check(
-                    doc.text, provider, index=index, queries=queries, similar=similar,
-                    fetch_options=options, name=doc.source, **shared,
-                )  # fmt: skip
+                label = f"{doc.source}: " if len(docs) > 1 else ""
+                with _stage_line(shown, label) as on_progress:
+                    found = web_check(
+                        doc.text, provider, index=index, queries=queries, similar=similar,
+                        fetch_options=options, name=doc.source, on_progress=on_progress,
+                        **shared,
+                    )  # fmt: skip
                 result = found.result
             else:
                 result = check(doc.text, index, similar=similar, name=doc.source, **shared)
@@ -185,6 +196,33 @@ def check_command(
             below = below or (min_uniqueness is not None and figure < min_uniqueness)
     if below:
         sys.exit(Outcome.BELOW_BAR)
+
+
+def stage_text(progress: WebProgress) -> str:
+    """How the stage line says where a web check is: ``queries 12``, ``searching 3/12``,
+    ``fetching 7/40``, ``checking``."""
+    if progress.stage == "queries":
+        return f"queries {progress.total}"
+    if progress.stage in ("searching", "fetching"):
+        return f"{progress.stage} {progress.done}/{progress.total}"
+    return progress.stage
+
+
+@contextmanager
+def _stage_line(shown: bool, label: str) -> Iterator[Callable[[WebProgress], None] | None]:
+    """A web check's ``on_progress``: each stage on one line of stderr, rewritten in place and
+    erased at the end (rich's live display); None when not ``shown``."""
+    if not shown:
+        yield None
+        return
+    from rich.console import Console
+    from rich.live import Live
+    from rich.text import Text
+
+    console = Console(stderr=True, force_terminal=True, highlight=False)
+    with Live(Text(label), console=console, auto_refresh=False, transient=True,
+              redirect_stdout=False, redirect_stderr=False) as live:  # fmt: skip
+        yield lambda progress: live.update(Text(label + stage_text(progress)), refresh=True)
 
 
 def _print(

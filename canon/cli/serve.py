@@ -1,4 +1,7 @@
-"""canon serve: the web pages and the JSON API under uvicorn."""
+"""canon serve: the web pages and the JSON API under uvicorn.
+
+A bad option value (``--web-jobs 0``, ``--deadline x``) is one line on stderr and exit 2, as
+the library's refusals are, not click's usage block."""
 
 from __future__ import annotations
 
@@ -12,7 +15,26 @@ from . import cli
 __all__ = ["serve"]
 
 
-@cli.command("serve")
+class _BadValue(click.ClickException):
+    """An option's value refused: ``canon: error: …`` on one line, exit 2."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"canon: error: {self.format_message()}", err=True, file=file)
+
+
+class _ServeCommand(click.Command):
+    """``canon serve``, whose refused option values are one line each (:class:`_BadValue`)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.BadParameter as exc:
+            raise _BadValue(exc.format_message()) from exc
+
+
+@cli.command("serve", cls=_ServeCommand)
 @click.option(
     "--index",
     "db",

@@ -3,7 +3,10 @@
 ``create_app(index)`` serves ``/api/compare``, ``/api/check``, ``/api/check/jobs`` (checks
 against the web, as jobs), ``/api/index/stats``, ``/healthz`` and the pages ``/`` (compare),
 ``/check`` (with ``/check/web/<id>``, a check against the web as it goes) and ``/index``, in
-Russian unless a request asks for English (``?lang=en`` or ``Accept-Language``).  User text
+Russian unless a request asks for English (``?lang=en`` or ``Accept-Language``).  Which pages
+exist is decided when the app is created: ``/index`` and the check against the index with an
+index; ``/check`` with an index or, without one, when a search provider is configured (then
+the page checks against the web only); neither without both.  User text
 is escaped everywhere (Jinja2 autoescape); the index is opened read-only unless
 ``allow_index_writes``; URLs that resolve to private or loopback addresses are refused unless
 ``allow_private``.
@@ -40,7 +43,7 @@ from .service import FieldError, configured_providers
 from .settings import ServerSettings
 from .webjobs import WebJobs
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "has_check_page"]
 
 STATIC = Path(__file__).parent / "static"
 
@@ -61,6 +64,14 @@ def _workers_for(settings: ServerSettings, web_jobs: WebJobs) -> Any:
         stop_audits()
 
     return lifespan
+
+
+def has_check_page(settings: ServerSettings) -> bool:
+    """Whether the server offers ``/check``: with an index (checked against it, and the web
+    when a provider is configured), or with a configured search provider alone (the web
+    only).  Asked once, when the app is created: a provider configured later needs a
+    restart, as the check page itself says."""
+    return settings.index is not None or bool(configured_providers())
 
 
 def create_app(index: Path | None = None, **options: Any) -> FastAPI:
@@ -95,9 +106,12 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
     app.include_router(api.router)
     app.include_router(webcheck.api_router)
     app.include_router(pages.router)
+    app.state.check_page = has_check_page(settings)
+    if app.state.check_page:
+        app.include_router(pages.check_router)
+        app.include_router(webcheck.page_router)
     if settings.index is not None:
         app.include_router(pages.index_router)
-        app.include_router(webcheck.page_router)
     if settings.audits is not None:
         Path(settings.audits).mkdir(parents=True, exist_ok=True)
         app.include_router(audit.router)

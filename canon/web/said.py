@@ -2,7 +2,8 @@
 
 The library and its presentation model say some things in English sentences with figures
 inside (a verdict's formula, a stuffing warning, why a text has no statistics, what found a
-source, why a page could not be compared); the command line prints them as they are.  Each
+source, why a page could not be compared, why a site audit stopped);
+the command line prints them as they are.  Each
 such sentence has an English msgid here, its figures as ``%(name)s`` placeholders: a
 sentence that matches one as a whole is said in the page's language with its figures in
 place.  A formula, made of clauses joined by ``"; "``, is said clause by clause.  A sentence
@@ -74,6 +75,23 @@ LIBRARY_SENTENCES = (
     # why a page found on the web was not compared (canon.websearch)
     N_("HTTP %(status)s"),
     N_("has %(words)s canonical words under %(profile)s, fewer than k=%(k)s"),
+    # why a site audit stopped (canon.audit, canon.web.audits): its site at a private address
+    # (canon.sources.transport), or its own failure
+    N_(
+        "%(url)s: the private or local address %(address)s is not fetched; fetching private "
+        "addresses is turned off"
+    ),
+    N_(
+        "%(url)s: %(host)s resolves to the private or local address %(address)s; fetching "
+        "private addresses is turned off"
+    ),
+    N_("%(url)s: %(host)s is a name of this machine; fetching private addresses is turned off"),
+    N_(
+        "a process reading pages stopped abruptly (killed, or out of memory); the pages done "
+        "so far are kept: run the audit again to resume"
+    ),
+    N_("the audit stopped on an error"),
+    N_("the audit stopped"),
 )
 
 

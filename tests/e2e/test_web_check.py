@@ -1,7 +1,8 @@
 """A check against the web from the check page, in a real Chromium against a real uvicorn: the
 control, the progress in its live region as the stages go, the result as an index check shows
 it (its headline figure equal to ``canon.web_check``'s, each source with its URL and the
-query that found it), and no serious accessibility violation while it runs or once done.
+query that found it), and no serious accessibility violation while it runs or once done; the
+same on a server with no index, whose check page checks against the web only.
 
 The search provider is the SearXNG stand-in of tests/search_server.py (a real HTTP server on
 127.0.0.1 that also serves the pages its results point to), behind a loopback relay that
@@ -16,6 +17,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -65,8 +67,6 @@ def _free_port() -> int:
 def web_served(tmp_path_factory: pytest.TempPathFactory, examples_dir: Path) -> Iterator[WebServed]:
     """uvicorn serving canon's app with an index of one source and SearXNG configured (the
     relay to the stand-in), on free ports of 127.0.0.1."""
-    import uvicorn
-
     from canon.web import create_app
 
     folder = tmp_path_factory.mktemp("webcheck")
@@ -82,23 +82,41 @@ def web_served(tmp_path_factory: pytest.TempPathFactory, examples_dir: Path) -> 
         threading.Thread(target=relay.serve_forever, daemon=True).start()
         patch.setenv("CANON_SEARCH_CONFIG", str(folder / "none.toml"))
         patch.setenv("CANON_SEARXNG_URL", f"http://127.0.0.1:{relay.server_address[1]}")
-        port = _free_port()
-        app = create_app(db, allow_private=True, workers=1)
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-        running = uvicorn.Server(config)
-        thread = threading.Thread(target=running.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while not running.started and time.monotonic() < deadline:
-            time.sleep(0.05)
         try:
-            yield WebServed(f"http://127.0.0.1:{port}", db, stand, relay)
+            with _uvicorn(create_app(db, allow_private=True, workers=1)) as url:
+                yield WebServed(url, db, stand, relay)
         finally:
-            running.should_exit = True
-            thread.join(timeout=15)
             relay.shutdown()
             relay.server_close()
             patch.undo()
+
+
+@contextmanager
+def _uvicorn(app) -> Iterator[str]:
+    """``app`` served by uvicorn on a free port of 127.0.0.1: its address."""
+    import uvicorn
+
+    config = uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not running.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{config.port}"
+    finally:
+        running.should_exit = True
+        thread.join(timeout=15)
+
+
+@pytest.fixture(scope="module")
+def web_only(web_served: WebServed) -> Iterator[WebServed]:
+    """A second server with the same provider (the relay) and no index: web checks only."""
+    from canon.web import create_app
+
+    with _uvicorn(create_app(allow_private=True, workers=1)) as url:
+        yield WebServed(url, web_served.db, web_served.stand, web_served.relay)
 
 
 def _expected(served: WebServed) -> canon.WebCheck:
@@ -110,11 +128,12 @@ def _expected(served: WebServed) -> canon.WebCheck:
                          queries=QUERIES, fetch_options=fetching)  # fmt: skip
 
 
-def _start(page, served: WebServed) -> None:
+def _start(page, served: WebServed, with_index: bool = True) -> None:
     page.goto(served.url + "/check")
     page.fill("textarea[name=draft_text]", DRAFT)
     page.fill("input[name=queries]", str(QUERIES))
-    assert page.is_checked("input[name=web_index]")
+    if with_index:
+        assert page.is_checked("input[name=web_index]")
     page.click("fieldset.web button[type=submit]")
     page.wait_for_selector("#webjob", timeout=15_000)
 
@@ -181,3 +200,42 @@ def test_no_serious_accessibility_violation_while_running_and_done(
         assert audited.violations() == []  # the result
     finally:
         web_served.relay.delay = 0.8  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ a server with no index
+
+
+def test_a_web_only_server_checks_against_the_web_to_its_result(page, web_only: WebServed) -> None:
+    page.goto(web_only.url + "/check")
+    assert "только по интернету" in page.inner_text("#web-only")
+    assert page.query_selector("input[name=profiles]") is None
+    assert page.query_selector("input[name=web_index]") is None
+    assert [b.inner_text() for b in page.query_selector_all("main button")] == [
+        "Проверить по интернету"
+    ]
+    page.fill("textarea[name=draft_text]", DRAFT)
+    page.fill("input[name=queries]", str(QUERIES))
+    page.press("input[name=queries]", "Enter")  # the form's own action: the web
+    page.wait_for_selector("#webjob", timeout=15_000)
+    said = _said_until_done(page)
+    assert any(s.startswith("Поиск: запрос") for s in said), said  # its progress shown
+    alone = web_check(DRAFT, provider_of(f"searxng:{web_only.stand.base}"), queries=QUERIES,
+                      fetch_options=FetchOptions(allow_private=True, max_bytes=2_000_000,
+                                                 deadline=20.0))  # fmt: skip
+    assert page.inner_text("#uniqueness") == f"{alone.result.verdict.uniqueness * 100:.1f}%"
+    copy = web_only.stand.url("/pages/copy.html")
+    assert page.query_selector(f'table.sources a[href="{copy}"]') is not None
+    assert page.query_selector('main [lang="en"]') is None
+    page.click("text=English")
+    assert "against the web only" in page.inner_text("#web-only")
+
+
+def test_the_web_only_page_has_no_serious_accessibility_violation(
+    audited, web_only: WebServed
+) -> None:
+    audited.goto(web_only.url + "/check")
+    assert audited.violations() == []
+    _start(audited, web_only, with_index=False)
+    _said_until_done(audited)
+    audited.wait_for_load_state()
+    assert audited.violations() == []  # the result

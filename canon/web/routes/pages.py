@@ -1,8 +1,10 @@
 """Forms → HTML pages: compare two texts (``/``), check a draft (``/check``), the index
 (``/index``).  The pages draw the views of :mod:`canon.report.model` with the same templates
-as the HTML reports, in the request's language (:mod:`canon.web.i18n`); the check and index
-pages exist only on a server with an index.  A page keeps every value of its form after a
-submit, so that a user can change one and submit again."""
+as the HTML reports, in the request's language (:mod:`canon.web.i18n`).  The index page, and
+the check against the index, exist only on a server with an index (:data:`index_router`); the
+check page itself (:data:`check_router`) also on a server with a search provider and no index,
+where it checks against the web only.  A page keeps every value of its form after a submit, so
+that a user can change one and submit again."""
 
 from __future__ import annotations
 
@@ -36,10 +38,11 @@ from ..service import (
 from ..settings import ServerSettings, Settings
 from ..webjobs import STAGE_LABELS
 
-__all__ = ["PASS_MARK", "index_router", "router"]
+__all__ = ["PASS_MARK", "check_router", "index_router", "router"]
 
 router = APIRouter(default_response_class=HTMLResponse)
-index_router = APIRouter(default_response_class=HTMLResponse)
+index_router = APIRouter(default_response_class=HTMLResponse)  # needs an index
+check_router = APIRouter(default_response_class=HTMLResponse)  # an index or a provider
 templates = Jinja2Templates(env=environment())
 PROVIDER_NAMES = {"searxng": N_("SearXNG"), "yandex": N_("Yandex"), "google": N_("Google")}
 
@@ -71,6 +74,7 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
     context.setdefault("form", {})
     context.update(
         has_index=settings.index is not None,
+        has_check=getattr(request.app.state, "check_page", False),
         has_audits=settings.audits is not None,
         suffixes=",".join(UPLOAD_SUFFIXES),
         translations=t,
@@ -184,9 +188,14 @@ async def compare_submit(request: Request) -> HTMLResponse:
     return _page(request, "compare.html", result=result, form=kept, **_compare_choices())
 
 
+def _profiles_of(settings: ServerSettings) -> tuple[tuple[str, int], ...]:
+    """The index's profiles and their k; none on a server without an index (web only)."""
+    return index_profiles(settings.index) if settings.index is not None else ()
+
+
 def _check_form(settings: ServerSettings, form: FormData | None = None) -> dict[str, Any]:
     defaults = {
-        "profiles": [p for p, _ in index_profiles(need_index(settings))],
+        "profiles": [p for p, _ in _profiles_of(settings)],
         "sentence_threshold": f"{THRESHOLD:g}",
         "min_shared": "3",
         "pass_mark": f"{PASS_MARK:g}",
@@ -206,9 +215,9 @@ def _exclusions(form: FormData) -> list[str]:
 
 
 def _check_options(form: FormData, settings: ServerSettings) -> dict[str, Any]:
-    known = [p for p, _ in index_profiles(need_index(settings))]
-    profiles = [p for p in form.getlist("profiles") if isinstance(p, str)]
-    if "pass_mark" in form and (not profiles or any(p not in known for p in profiles)):
+    known = [p for p, _ in _profiles_of(settings)]
+    profiles = [p for p in form.getlist("profiles") if isinstance(p, str)] if known else []
+    if known and "pass_mark" in form and (not profiles or any(p not in known for p in profiles)):
         raise FieldError(
             "profiles: choose at least one of " + ", ".join(known),
             "profiles",
@@ -231,12 +240,12 @@ def _check_context(settings: ServerSettings, form: dict[str, Any]) -> dict[str, 
     return {
         "form": form,
         "pass_mark": mark,
-        "index_profiles": index_profiles(need_index(settings)),
+        "index_profiles": _profiles_of(settings),
         "providers": configured_providers(),
     }
 
 
-@index_router.get("/check")
+@check_router.get("/check")
 def check_page(request: Request, settings: Settings) -> HTMLResponse:
     context = _check_context(settings, _check_form(settings))
     return _page(request, "check.html", result=None, **context)

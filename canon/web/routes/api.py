@@ -53,6 +53,18 @@ class CheckBody(BaseModel):
         None, ge=1, le=100, description="With web: phrase queries sent at most."
     )
 
+    def check_options(self) -> dict[str, Any]:
+        """The options of ``canon.check`` the body sets."""
+        return {
+            "exclude": self.exclude,
+            "skip_quotes": self.skip_quotes,
+            "top": self.top,
+            "similar": self.similar,
+            "min_shared": self.min_shared,
+            "common": self.common,
+            "sentence_threshold": self.sentence_threshold,
+        }
+
 
 class StatsBody(BaseModel):
     text: str = Field(description="A text, or an http(s) URL whose main text is analysed.")
@@ -82,15 +94,7 @@ async def api_compare(body: CompareBody, request: Request) -> dict[str, Any]:
 async def api_check(body: CheckBody, request: Request, settings: Settings) -> dict[str, Any]:
     if body.web is None:
         need_index(settings)
-    options: dict[str, Any] = {
-        "exclude": body.exclude,
-        "skip_quotes": body.skip_quotes,
-        "top": body.top,
-        "similar": body.similar,
-        "min_shared": body.min_shared,
-        "common": body.common,
-        "sentence_threshold": body.sentence_threshold,
-    }
+    options = body.check_options()
     if body.web is not None:
         options |= {"web": body.web, "queries": body.queries}
     draft = await side_of(request, "draft", body.draft)

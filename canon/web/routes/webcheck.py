@@ -99,13 +99,7 @@ async def api_check_job(body: JobBody, request: Request) -> dict[str, Any]:
         "web": _provider(body.web),
         "queries": body.queries,
         "with_index": body.with_index,
-        "exclude": body.exclude,
-        "skip_quotes": body.skip_quotes,
-        "top": body.top,
-        "similar": body.similar,
-        "min_shared": body.min_shared,
-        "common": body.common,
-        "sentence_threshold": body.sentence_threshold,
+        **body.check_options(),
     }
     draft = await side_of(request, "draft", body.draft)
     job = _jobs(request).start(draft, options, {})

@@ -205,11 +205,11 @@ def test_twin_marking_is_linear_on_200k_characters() -> None:
 
     texts = (text(), text())
     table = canon.compare_table(*texts, ks=(3,), profiles=("raw", "lemma"))
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a shared machine's load does not count
     a, b = compare_runs(table, texts, 3, twins=True)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert sum(1 for r in a if r.level) > 2000 and sum(1 for r in b if r.level) > 2000
-    assert elapsed < 2.0, f"{elapsed:.1f} s"
+    assert elapsed < 2.0, f"{elapsed:.1f} s of CPU"  # a scan per mark took 5-6 s
 
 
 # ------------------------------------------------------------------ rows

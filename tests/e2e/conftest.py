@@ -14,6 +14,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -95,8 +96,6 @@ def examples_dir() -> Path:
 @pytest.fixture(scope="session")
 def served(tmp_path_factory: pytest.TempPathFactory, examples_dir: Path) -> Iterator[Served]:
     """A real uvicorn serving canon's app, with a small index of two sources, on a free port."""
-    import uvicorn
-
     from canon.web import create_app
 
     folder = tmp_path_factory.mktemp("web")
@@ -106,17 +105,27 @@ def served(tmp_path_factory: pytest.TempPathFactory, examples_dir: Path) -> Iter
     with Index(db, create=True) as index:
         canon.add_sources(index, [str(examples_dir / "original.txt"), str(second)],
                           [canon.get_profile("raw"), canon.get_profile("lemma")], k=4)  # fmt: skip
-    port = _free_port()
-    config = uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning")
+    with uvicorn_serving(create_app(db)) as url:
+        yield Served(url, db)
+
+
+@contextmanager
+def uvicorn_serving(app: object) -> Iterator[str]:
+    """``app`` served by a real uvicorn on a free port of 127.0.0.1: its address."""
+    import uvicorn
+
+    config = uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning")
     running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
     while not running.started and time.monotonic() < deadline:
         time.sleep(0.05)
-    yield Served(f"http://127.0.0.1:{port}", db)
-    running.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{config.port}"
+    finally:
+        running.should_exit = True
+        thread.join(timeout=15)
 
 
 def _keep_screenshot(opened: object, request: pytest.FixtureRequest) -> None:

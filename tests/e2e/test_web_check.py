@@ -17,11 +17,11 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from conftest import uvicorn_serving
 from search_server import DRAFT, StandIn, serve
 
 import canon
@@ -83,7 +83,7 @@ def web_served(tmp_path_factory: pytest.TempPathFactory, examples_dir: Path) -> 
         patch.setenv("CANON_SEARCH_CONFIG", str(folder / "none.toml"))
         patch.setenv("CANON_SEARXNG_URL", f"http://127.0.0.1:{relay.server_address[1]}")
         try:
-            with _uvicorn(create_app(db, allow_private=True, workers=1)) as url:
+            with uvicorn_serving(create_app(db, allow_private=True, workers=1)) as url:
                 yield WebServed(url, db, stand, relay)
         finally:
             relay.shutdown()
@@ -91,31 +91,12 @@ def web_served(tmp_path_factory: pytest.TempPathFactory, examples_dir: Path) -> 
             patch.undo()
 
 
-@contextmanager
-def _uvicorn(app) -> Iterator[str]:
-    """``app`` served by uvicorn on a free port of 127.0.0.1: its address."""
-    import uvicorn
-
-    config = uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning")
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not running.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{config.port}"
-    finally:
-        running.should_exit = True
-        thread.join(timeout=15)
-
-
 @pytest.fixture(scope="module")
 def web_only(web_served: WebServed) -> Iterator[WebServed]:
     """A second server with the same provider (the relay) and no index: web checks only."""
     from canon.web import create_app
 
-    with _uvicorn(create_app(allow_private=True, workers=1)) as url:
+    with uvicorn_serving(create_app(allow_private=True, workers=1)) as url:
         yield WebServed(url, web_served.db, web_served.stand, web_served.relay)
 
 

@@ -32,8 +32,8 @@ lemma sets under the lemma profile.  This script:
    three times: without the sentence storage, as built, and with the common-lemma limit at
    5 % of its documents (as an index twenty times larger would have it).  For each: add
    documents/s (one process by default) and the time in ``Index.write_batch``, bytes per
-   document (the file, and SQLite's ``dbstat`` for the tables ``lemmas`` and
-   ``lemma_postings`` and the ``doc_profiles.sentences`` blobs); the time to split and hash
+   document (the file and its segments, the lemma stream's segments and the
+   ``doc_sentences`` blobs); the time to split and hash
    a document's sentences beside its canonicalization; ``find_rewrites`` latency p50/p95
    over ``--drafts`` drafts of ~500 words (sentences of indexed news texts shuffled,
    re-inflected and shuffled, and sentences of the held-out texts), warm, interleaved draft
@@ -89,6 +89,7 @@ from benchmarks.data import (
     read_paraphraser,
 )
 from canon import Index, canonicalize, get_profile
+from canon.index.segments import LEMMAS
 from canon.index.store import IndexedProfile
 from canon.rewrites import RewriteCheck, find_rewrites
 from canon.sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, idf, sentence_sets
@@ -572,11 +573,10 @@ def make_draft(
 @dataclass(frozen=True)
 class Sizes:
     documents: int
-    total: int  # bytes of the file, the WAL checkpointed
-    lemma_tables: int  # pages of lemmas and lemma_postings
-    blobs: int  # bytes of the doc_profiles.sentences blobs
-    postings: int  # document ids in lemma_postings
-    segments: int  # its rows
+    total: int  # bytes of the file (the WAL checkpointed) and its segments
+    lemma_tables: int  # bytes of the lemma stream's segments (12 a posting)
+    blobs: int  # bytes of the doc_sentences blobs
+    postings: int  # postings of the lemma stream
     common: int  # common lemmas
 
     @property
@@ -587,15 +587,15 @@ class Sizes:
 def index_sizes(db: Path) -> Sizes:
     with sqlite3.connect(db) as raw:
         raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        pages = dict(raw.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name"))
-        docs = raw.execute("SELECT count(*) FROM documents").fetchone()[0]
-        blobs = raw.execute("SELECT sum(length(sentences)) FROM doc_profiles").fetchone()[0]
-        ids, rows = raw.execute(
-            "SELECT coalesce(sum(length(docs)), 0) / 4, count(*) FROM lemma_postings"
-        ).fetchone()
-        common = raw.execute("SELECT count(*) FROM lemmas WHERE common = 1").fetchone()[0]
-    lemma_tables = pages.get("lemmas", 0) + pages.get("lemma_postings", 0)
-    return Sizes(docs, db.stat().st_size, lemma_tables, blobs or 0, ids, rows, common)
+        query = "SELECT coalesce(sum(length(sentences)), 0) FROM doc_sentences"
+        blobs = int(raw.execute(query).fetchone()[0])
+    with Index(db, readonly=True) as index:
+        stats = index.stats()
+        held = [np.unique(index.posting_rows(p, LEMMAS)[0], return_counts=True)[1]
+                for p in index.profiles()]  # fmt: skip
+    postings = sum(int(h.sum()) for h in held)
+    common = sum(int((h > canon.index.lemmas.COMMON_LEMMA).sum()) for h in held)
+    return Sizes(stats.documents, stats.file_size, 12 * postings, blobs, postings, common)
 
 
 def preparation(texts: Sequence[str]) -> tuple[float, float]:
@@ -767,10 +767,10 @@ def print_sizes(builds: Sequence[Built]) -> None:
         rows.append([
             b.name, f"{n / b.add_seconds:.0f}", ms(b.write_seconds / n), f"{sizes.total / n:,.0f}",
             f"{sizes.lemma_tables / n:,.0f}", f"{sizes.blobs / n:,.0f}",
-            f"{sizes.postings / n:,.1f} ({sizes.segments / n:,.1f})", f"{sizes.common:,}",
+            f"{sizes.postings / n:,.1f}", f"{sizes.common:,}",
         ])  # fmt: skip
-    header = ["index", "add docs/s", "writes/doc", "bytes/doc", "lemma tables/doc",
-              "sentence blobs/doc", "lemma postings/doc (rows)", "common lemmas"]  # fmt: skip
+    header = ["index", "add docs/s", "writes/doc", "bytes/doc", "lemma stream/doc",
+              "sentence blobs/doc", "lemma postings/doc", "common lemmas"]  # fmt: skip
     print(table(header, rows))
     plain, built = builds[0].sizes, builds[1].sizes
     print(f"\nThe sentence storage adds {built.total / plain.total - 1:.1%} to the index.\n")

@@ -1,11 +1,11 @@
 """The index's sentence storage: sentence blobs, lemma frequencies and lemma postings stay equal
-to a recount from the texts through adds, re-adds and removes; common lemmas lose their rows."""
+to a recount from the texts through adds, re-adds, removes and merges; common lemmas are not
+looked up."""
 
 from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from collections import Counter
 from pathlib import Path
 
@@ -15,7 +15,9 @@ from test_index import SENTENCES
 
 import canon
 import canon.index.lemmas
+import canon.index.snapshot
 from canon import Index, canonicalize
+from canon.index.segments import BANDS, LEMMAS, SHINGLES
 from canon.rewrites import find_rewrites
 from canon.sentences import sentence_sets
 
@@ -44,49 +46,30 @@ def add(index: Index, path: Path, docs: dict[str, str], **options: object) -> ca
     return canon.add_sources(index, [str(write_jsonl(path, docs))], **options)
 
 
-def segments(raw: sqlite3.Connection, profile: int) -> set[tuple[int, int]]:
-    """The ``(hash, doc_id)`` pairs the postings segments hold, each segment checked: its ids
-    sorted, at most ``SEGMENT``, keyed by the first, all below the lemma's next segment."""
-    pairs: set[tuple[int, int]] = set()
-    last: dict[int, int] = {}
-    for h, first, data in raw.execute(
-        "SELECT hash, first_doc, docs FROM lemma_postings WHERE profile_id = ? "
-        "ORDER BY hash, first_doc",
-        (profile,),
-    ):
-        ids = np.frombuffer(data, dtype="<u4").tolist()
-        assert ids and ids == sorted(set(ids)) and ids[0] == first
-        assert len(ids) <= canon.index.lemmas.SEGMENT
-        assert last.get(h, -1) < first
-        last[h] = ids[-1]
-        pairs.update((h, i) for i in ids)
-    return pairs
-
-
 def stored(db: Path) -> tuple[dict[str, list], Counter, set[tuple[int, str]], set[int]]:
-    """What the file holds: sentence spans and lemmas by source, frequencies, postings, and
-    the common lemmas (hashes as unsigned ints)."""
-    with sqlite3.connect(db) as raw:
-        (profile,) = raw.execute("SELECT id FROM profiles WHERE name = 'lemma'").fetchone()
-        blobs = raw.execute(
-            "SELECT d.source, p.sentences FROM doc_profiles p JOIN documents d ON d.id = p.doc_id "
-            "WHERE p.profile_id = ?",
-            (profile,),
-        ).fetchall()
-        rows = raw.execute(
-            "SELECT hash, df, common FROM lemmas WHERE profile_id = ?", (profile,)
-        ).fetchall()
-        names = dict(raw.execute("SELECT id, source FROM documents"))
-        pairs = segments(raw, profile)
-    assert {i for _, i in pairs} <= names.keys()  # no posting of a removed document
-    unsigned = lambda h: int(np.int64(h).view(np.uint64))  # noqa: E731
-    sentences = {
-        source: [(s.start, s.end, s.lemmas) for s in canon.sentences.SentenceSets.from_bytes(data)]
-        for source, data in blobs
-    }
-    df = Counter({unsigned(h): n for h, n, _ in rows})
-    common = {unsigned(h) for h, _, flag in rows if flag}
-    return sentences, df, {(unsigned(h), names[i]) for h, i in pairs}, common
+    """What the index holds: sentence spans and lemmas by source, frequencies, the lemma
+    stream's postings, and the common lemmas (hashes as unsigned ints); the lookups of the
+    postings checked against the stream."""
+    with Index(db, readonly=True) as index:
+        profile = lemma(index)
+        names = {d["id"]: d["source"] for d in index.documents()}
+        sentences = {
+            names[doc]: [(s.start, s.end, s.lemmas) for s in sets]
+            for doc, sets in index.sentence_sets(profile)
+        }
+        keys, docs = index.posting_rows(profile, LEMMAS)
+        distinct = np.unique(keys)
+        df, common = index.lemma_frequencies(profile, distinct)
+        found, holders = index.lemma_postings(profile, distinct)
+    assert set(docs.tolist()) <= names.keys()  # no posting of a removed document
+    pairs = set(zip(keys.tolist(), docs.tolist(), strict=True))
+    rare = {h for h, c in zip(distinct.tolist(), common.tolist(), strict=True) if not c}
+    looked_up = list(zip(found.tolist(), holders.tolist(), strict=True))
+    assert looked_up == sorted(looked_up)  # by hash, then document
+    assert set(looked_up) == {(h, d) for h, d in pairs if h in rare}
+    frequencies = Counter(dict(zip(distinct.tolist(), df.tolist(), strict=True)))
+    heavy = {h for h, c in zip(distinct.tolist(), common.tolist(), strict=True) if c}
+    return sentences, frequencies, {(h, names[d]) for h, d in pairs}, heavy
 
 
 def expected(docs: dict[str, str]) -> tuple[dict[str, list], Counter]:
@@ -106,7 +89,8 @@ def assert_consistent(db: Path, docs: dict[str, str]) -> set[int]:
     assert sentences == want_sentences
     assert df == want_df
     held = {(h, s) for s, rows in want_sentences.items() for *_, ls in rows for h in ls}
-    assert postings == {(h, s) for h, s in held if h not in common}
+    assert postings == held
+    assert common == {h for h, n in want_df.items() if n > canon.index.lemmas.COMMON_LEMMA}
     return common
 
 
@@ -136,12 +120,12 @@ def test_remove_leaves_nothing_of_the_document(tmp_path: Path) -> None:
             "SELECT id FROM documents WHERE source = ?", (gone,)
         ).fetchone()
         assert index.remove([gone]) == 1
-        for table in ("doc_profiles", "bands"):
-            rows = index._db.execute(f"SELECT count(*) FROM {table} WHERE doc_id = ?", (doc_id,))
-            assert rows.fetchone()[0] == 0, table
+        rows = index._db.execute("SELECT count(*) FROM doc_profiles WHERE doc_id = ?", (doc_id,))
+        assert rows.fetchone()[0] == 0
+        assert not list(index.sentence_sets(lemma(index), [doc_id]))
         for profile in index.profiles():
-            assert doc_id not in index.posting_rows(profile)[1].tolist()
-        assert doc_id not in {i for _, i in segments(index._db, lemma(index).id)}
+            for kind in (SHINGLES, BANDS, LEMMAS):
+                assert doc_id not in index.posting_rows(profile, kind)[1].tolist()
         draft = docs[gone].split(". ")[0]
         result = find_rewrites(draft, index, lemma(index))
         assert gone not in {r.source for r in result.rewrites}
@@ -149,29 +133,36 @@ def test_remove_leaves_nothing_of_the_document(tmp_path: Path) -> None:
     assert_consistent(db, rest)
     with Index(db) as index:
         index.remove(list(rest))
-        assert index._db.execute("SELECT count(*) FROM lemmas").fetchone()[0] == 0
-        assert index._db.execute("SELECT count(*) FROM lemma_postings").fetchone()[0] == 0
+        assert len(index.posting_rows(lemma(index), LEMMAS)[0]) == 0
+        assert index._db.execute("SELECT count(*) FROM doc_sentences").fetchone()[0] == 0
 
 
-def test_segments_fill_split_and_shrink(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With segments of 2 ids, 9 documents added in batches of 4 fill, split and (as some are
-    removed from the middle, the start and the end) shrink and re-key segments."""
-    monkeypatch.setattr(canon.index.lemmas, "SEGMENT", 2)
+@pytest.mark.parametrize("gather", [1, 256])
+def test_frequencies_stay_exact_through_removes_re_adds_and_merges(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gather: int
+) -> None:
+    """Documents removed from the middle, the start and the end of batches of 4 leave
+    tombstones in the lemma stream's segments: a lemma's frequency subtracts them, whether
+    its postings are read (short runs) or searched (runs over ``gather``); a merge drops them
+    and the counts stay."""
+    monkeypatch.setattr(canon.index.snapshot, "_GATHER", gather)
     docs = make_docs(9, seed=7)
     db = tmp_path / "s.db"
     with Index(db, create=True) as index:
-        add(index, tmp_path / "docs.jsonl", docs, batch=4)
+        add(index, tmp_path / "docs.jsonl", docs, batch=4, merge=False)
     assert_consistent(db, docs)
-    with sqlite3.connect(db) as raw:
-        (longest,) = raw.execute("SELECT max(length(docs)) FROM lemma_postings").fetchone()
-        (rows,) = raw.execute("SELECT count(*) FROM lemma_postings").fetchone()
-    assert longest == 8 and rows > len(expected(docs)[1])  # full segments, several per lemma
     gone = ["doc-000", "doc-004", "doc-005", "doc-008"]
+    more = make_docs(3, seed=8) | {"doc-004": docs["doc-004"]}
     with Index(db) as index:
         assert index.remove(gone) == 4
-        add(index, tmp_path / "more.jsonl", make_docs(3, seed=8) | {"doc-004": docs["doc-004"]})
+        add(index, tmp_path / "more.jsonl", more, merge=False)
+        assert index.stats().tombstones == 6  # 4 removed, 2 replaced (doc-001, doc-002)
     rest = {k: v for k, v in docs.items() if k not in gone}
-    assert_consistent(db, rest | make_docs(3, seed=8) | {"doc-004": docs["doc-004"]})
+    assert_consistent(db, rest | more)
+    with Index(db) as index:
+        index.optimize()
+        assert index.stats().tombstones == 0
+    assert_consistent(db, rest | more)
 
 
 def test_a_readd_replaces_the_rows(tmp_path: Path) -> None:
@@ -191,7 +182,7 @@ def test_a_readd_replaces_the_rows(tmp_path: Path) -> None:
     assert_consistent(db, again)
 
 
-def test_common_lemmas_lose_their_postings_for_good(
+def test_common_lemmas_are_those_held_by_more_than_the_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(canon.index.lemmas, "COMMON_LEMMA", 3)
@@ -202,13 +193,13 @@ def test_common_lemmas_lose_their_postings_for_good(
     common = assert_consistent(db, docs)
     _, df = expected(docs)
     assert common == {h for h, n in df.items() if n > 3} != set()
-    with Index(db) as index:  # fewer documents: still common, still without rows
+    with Index(db) as index:  # fewer documents: some are no longer common
         index.remove(["doc-000", "doc-001", "doc-002"])
     rest = {k: v for k, v in docs.items() if k not in ("doc-000", "doc-001", "doc-002")}
     _, df = expected(rest)
     still = assert_consistent(db, rest)
-    assert still == {h for h in common if df[h] > 0}
-    assert any(df[h] <= 3 for h in still)
+    assert still == {h for h in common if df[h] > 3}
+    assert any(0 < df[h] <= 3 for h in common)  # those are looked up again
 
 
 def test_a_sentence_of_common_lemmas_is_not_looked_up(
@@ -233,11 +224,6 @@ def test_a_raw_only_index_keeps_no_sentences(tmp_path: Path) -> None:
     db = tmp_path / "raw.db"
     with Index(db, create=True) as index:
         add(index, tmp_path / "docs.jsonl", docs, profiles=[canon.get_profile("raw")])
-        assert (
-            index._db.execute(
-                "SELECT count(*) FROM doc_profiles WHERE sentences IS NOT NULL"
-            ).fetchone()[0]
-            == 0
-        )
-        assert index._db.execute("SELECT count(*) FROM lemmas").fetchone()[0] == 0
+        assert index._db.execute("SELECT count(*) FROM doc_sentences").fetchone()[0] == 0
+        assert len(index.posting_rows(index.profiles()[0], LEMMAS)[0]) == 0
         assert list(index.sentence_sets(index.profiles()[0])) == []

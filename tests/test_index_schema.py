@@ -62,16 +62,14 @@ def _crafted(path: Path, ddl: str) -> Path:
     [
         (
             "",
-            "lacks the tables bands, doc_profiles, documents, lemma_postings, lemmas, profiles, "
-            "segments, state, tombstones;",
+            "lacks the tables doc_profiles, doc_sentences, documents, profiles, segments, state, "
+            "tombstones;",
         ),
         (
             "CREATE TABLE profiles (id); CREATE TABLE documents (id); CREATE TABLE segments "
             "(name, profile_id, rows, first_doc, last_doc); CREATE TABLE tombstones (doc_id);"
             "CREATE TABLE state (key, value);"
-            "CREATE TABLE bands (profile_id, band, key, doc_id);"
-            "CREATE TABLE lemmas (profile_id, hash, df, common);"
-            "CREATE TABLE lemma_postings (profile_id, hash, first_doc, docs);"
+            "CREATE TABLE doc_sentences (id, sentences);"
             "CREATE TABLE doc_profiles (doc_id)",
             "lacks the columns doc_profiles.hashes, doc_profiles.profile_id",
         ),

@@ -1,6 +1,6 @@
-"""canon index upgrade: a version-3 index (postings in SQLite) migrated in place to segments, the
-same answers after; older versions refused naming the command; a killed upgrade finishes on
-rerun."""
+"""canon index upgrade: a version-3 index (postings in SQLite) or a version-4 one (bands and
+lemma tables in SQLite) migrated in place to segments, the same answers after; older versions
+refused naming the command; a killed upgrade finishes on rerun."""
 
 from __future__ import annotations
 
@@ -12,15 +12,48 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from test_index import make_corpus
 
 import canon
 from canon import Index
-from canon.index.segments import folder_of
+from canon.index.manifest import read_manifest
+from canon.index.schema import PROFILE_SLOTS, TABLES
+from canon.index.segments import LEMMAS, folder_of
 from canon.index.upgrade import upgrade
+from canon.lsh import band_keys
+from canon.sketch import Signature
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The tables of schema version 4 that version 5 no longer has, as version 4 created them.
+_V4_TABLES = """
+CREATE TABLE bands (
+    profile_id INTEGER NOT NULL,
+    band INTEGER NOT NULL,
+    key INTEGER NOT NULL,
+    doc_id INTEGER NOT NULL,
+    PRIMARY KEY (profile_id, band, key, doc_id)
+) WITHOUT ROWID;
+CREATE TABLE lemmas (
+    profile_id INTEGER NOT NULL,
+    hash INTEGER NOT NULL,
+    df INTEGER NOT NULL,
+    common INTEGER NOT NULL,
+    PRIMARY KEY (profile_id, hash)
+) WITHOUT ROWID;
+CREATE TABLE lemma_postings (
+    profile_id INTEGER NOT NULL,
+    hash INTEGER NOT NULL,
+    first_doc INTEGER NOT NULL,
+    docs BLOB NOT NULL,
+    PRIMARY KEY (profile_id, hash, first_doc)
+) WITHOUT ROWID;
+CREATE TABLE tombstones_v4 (
+    doc_id INTEGER PRIMARY KEY
+);
+"""
 
 # The postings table of schema version 3, as that version created it.
 _V3_POSTINGS = """
@@ -33,9 +66,64 @@ CREATE TABLE postings (
 """
 
 
+def _v4_rows(db: Path) -> tuple[list, list, list]:
+    """The rows version 4 kept of an index's bands and lemmas: ``bands``, ``lemmas`` and
+    ``lemma_postings`` (every lemma under the common limit, one row of ids each)."""
+    bands, lemmas, postings = [], [], []
+    with Index(db) as index:
+        for p in index.profiles():
+            rows = index._db.execute(
+                "SELECT doc_id, signature FROM doc_profiles WHERE profile_id = ?", (p.id,)
+            ).fetchall()
+            for doc, data in rows:
+                keys = band_keys(Signature.from_bytes(data).values, p.bands, p.rows)[0]
+                bands += [(p.id, b, k, doc) for b, k in enumerate(keys.view("i8").tolist())]
+            keys, docs = index.posting_rows(p, LEMMAS)
+            for h in np.unique(keys):
+                ids = np.sort(docs[keys == h]).astype("<u4")
+                signed = int(np.uint64(h).view(np.int64))
+                lemmas.append((p.id, signed, len(ids), 0))
+                postings.append((p.id, signed, int(ids[0]), ids.tobytes()))
+    return bands, lemmas, postings
+
+
+def as_version_4(db: Path) -> None:
+    """Turn a version-5 index into the version-4 layout: bands and lemma tables in SQLite,
+    sentence blobs in ``doc_profiles``, tombstones by id alone, only shingle segments."""
+    bands, lemmas, postings = _v4_rows(db)
+    raw = sqlite3.connect(db, isolation_level=None)
+    try:
+        raw.execute("BEGIN")
+        for statement in _V4_TABLES.split(";"):
+            if statement.strip():
+                raw.execute(statement)
+        raw.executemany("INSERT INTO bands VALUES (?,?,?,?)", bands)
+        raw.executemany("INSERT INTO lemmas VALUES (?,?,?,?)", lemmas)
+        raw.executemany("INSERT INTO lemma_postings VALUES (?,?,?,?)", postings)
+        raw.execute("ALTER TABLE doc_profiles ADD COLUMN sentences BLOB")
+        raw.execute(
+            "UPDATE doc_profiles SET sentences = (SELECT s.sentences FROM doc_sentences s "
+            f"WHERE s.id = doc_profiles.doc_id * {PROFILE_SLOTS} + doc_profiles.profile_id)"
+        )
+        raw.execute("DROP TABLE doc_sentences")
+        raw.execute("INSERT INTO tombstones_v4 SELECT DISTINCT doc_id FROM tombstones")
+        raw.execute("DROP TABLE tombstones")
+        raw.execute("ALTER TABLE tombstones_v4 RENAME TO tombstones")
+        gone = [n for (n,) in raw.execute("SELECT name FROM segments WHERE kind != 0")]
+        raw.execute("DELETE FROM segments WHERE kind != 0")
+        raw.execute("ALTER TABLE segments DROP COLUMN kind")
+        raw.execute("PRAGMA user_version = 4")
+        raw.execute("COMMIT")
+    finally:
+        raw.close()
+    for name in gone:
+        for suffix in (".hashes.npy", ".docs.npy"):
+            (folder_of(db) / f"{name}{suffix}").unlink()
+
+
 def as_version_3(db: Path) -> int:
-    """Turn a version-4 index into the version-3 layout: its postings in the SQLite table, no
-    manifest, no segment folder.  How many postings it wrote."""
+    """Turn a version-5 index into the version-3 layout: version 4's, with its postings in
+    the SQLite table, no manifest, no segment folder.  How many postings it wrote."""
     with Index(db) as index:
         rows = [
             (p.id, h, d)
@@ -46,6 +134,7 @@ def as_version_3(db: Path) -> int:
                 strict=True,
             )
         ]
+    as_version_4(db)
     raw = sqlite3.connect(db, isolation_level=None)
     try:
         raw.execute("BEGIN")
@@ -63,8 +152,10 @@ def as_version_3(db: Path) -> int:
     return len(rows)
 
 
-@pytest.fixture
-def old_index(tmp_path: Path) -> tuple[Path, dict[str, str], list]:
+@pytest.fixture(params=[3, 4])
+def old_index(tmp_path: Path, request: pytest.FixtureRequest) -> tuple[Path, dict[str, str], list]:
+    """An index of 20 documents, one of them removed, made version 3 or 4; its answers to a
+    check as version 5 gave them."""
     docs = make_corpus(tmp_path / "docs", 20, seed=6)
     db = tmp_path / "old.db"
     with Index(db, create=True) as index:
@@ -72,12 +163,22 @@ def old_index(tmp_path: Path) -> tuple[Path, dict[str, str], list]:
         index.remove([sorted(docs)[3]])
         draft = " ".join(sorted(docs.values())[:3])
         answers = [_answer(p) for p in canon.check(draft, index, top=100, min_shared=1).profiles]
-    assert as_version_3(db) > 0
+    if request.param == 3:
+        assert as_version_3(db) > 0
+    else:
+        as_version_4(db)
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == request.param
     return db, docs, answers
 
 
 def _answer(profile: canon.ProfileCheck) -> tuple:
     return profile.profile, profile.uniqueness, [(m.source, m.shared) for m in profile.sources]
+
+
+def _version(db: Path) -> int:
+    with sqlite3.connect(db) as raw:
+        return int(raw.execute("PRAGMA user_version").fetchone()[0])
 
 
 def _canon(*args: str) -> subprocess.CompletedProcess[str]:
@@ -86,14 +187,15 @@ def _canon(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_a_version_3_index_is_refused_naming_the_upgrade(old_index) -> None:
+def test_an_older_index_is_refused_naming_the_upgrade(old_index) -> None:
     db, _, _ = old_index
+    version = _version(db)
     with pytest.raises(canon.IndexFileError) as info:
         Index(db, readonly=True)
     assert info.value.reason == "schema"
     assert str(info.value) == (
-        f"{db}: index schema version 3 was made by an older canon; migrate it in place with "
-        "'canon index upgrade'"
+        f"{db}: index schema version {version} was made by an older canon; migrate it in place "
+        "with 'canon index upgrade'"
     )
     checked = _canon("index", "stats", str(db))
     assert checked.returncode == 2 and checked.stderr.count("\n") == 1
@@ -102,21 +204,26 @@ def test_a_version_3_index_is_refused_naming_the_upgrade(old_index) -> None:
 
 def test_upgrade_keeps_every_answer(old_index) -> None:
     db, docs, answers = old_index
+    version = _version(db)
     done = _canon("index", "upgrade", str(db))
     assert done.returncode == 0, done.stderr
-    assert "from schema version 3 to 4: 19 documents" in done.stderr
+    assert f"from schema version {version} to 5: 19 documents" in done.stderr
     with sqlite3.connect(db) as raw:
         tables = {n for (n,) in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        assert "postings" not in tables and raw.execute("PRAGMA user_version").fetchone()[0] == 4
+        assert tables == set(TABLES)
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == 5
     with Index(db) as index:
         draft = " ".join(sorted(docs.values())[:3])
         result = canon.check(draft, index, top=100, min_shared=1)
         assert [_answer(p) for p in result.profiles] == answers
-        assert index.stats().segments >= 2  # a profile's postings in segments
+        streams = {s.stream for s in read_manifest(index._db).segments}
+        assert streams == {(p.id, kind) for p in index.profiles() for kind in (0, 1)} | {
+            (p.id, LEMMAS) for p in index.profiles() if p.name == "lemma"
+        }  # shingles and bands of each profile, lemmas of the one with morphology
         canon.add_sources(index, [sorted(docs)[3]])  # and the index takes new documents
         assert index.stats().documents == 20
     again = _canon("index", "upgrade", str(db))
-    assert again.returncode == 0 and "already schema version 4; nothing to do" in again.stderr
+    assert again.returncode == 0 and "already schema version 5; nothing to do" in again.stderr
 
 
 def test_too_old_and_newer_versions_are_refused(tmp_path: Path) -> None:
@@ -147,8 +254,9 @@ module.upgrade(sys.argv[1])
 """
 
 
-def test_a_killed_upgrade_leaves_version_3_and_finishes_on_rerun(old_index) -> None:
+def test_a_killed_upgrade_leaves_the_old_version_and_finishes_on_rerun(old_index) -> None:
     db, docs, answers = old_index
+    version = _version(db)
     marker = db.parent / "marker"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(
@@ -161,7 +269,7 @@ def test_a_killed_upgrade_leaves_version_3_and_finishes_on_rerun(old_index) -> N
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     assert list(folder_of(db).glob("*.hashes.npy"))  # written, never listed
-    with pytest.raises(canon.IndexFileError, match="schema version 3"):
+    with pytest.raises(canon.IndexFileError, match=f"schema version {version}"):
         Index(db, readonly=True)
     report = upgrade(db)
     assert report.upgraded and report.documents == 19

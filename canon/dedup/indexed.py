@@ -1,12 +1,12 @@
 """An index's documents → dedup inputs: sources, lengths and band keys from what the index
 stores; shingle sets read from it a document at a time, only when a pair is verified.
 
-An index keeps each document's MinHash signature and LSH band keys under its own settings
-(:mod:`canon.index.rules`).  The run uses them as they are when it has the same ``num_perm``,
-``seed`` and banding; with the same ``num_perm`` and ``seed`` but another threshold (so other
-bands) its band keys are made from the stored signatures; with other MinHash settings the
-signatures are computed again from the stored shingle sets, a chunk at a time, and the run
-says so.  All reads are one read transaction, so the documents do not change under the run.
+An index keeps each document's MinHash signature under its own settings
+(:mod:`canon.index.rules`).  With the same ``num_perm`` and ``seed`` the run bands the stored
+signatures (under the index's own banding: the keys its band stream holds); with other MinHash
+settings the signatures are computed again from the stored shingle sets, a chunk at a time, and
+the run says so.  All reads are one read transaction, so the documents do not change under the
+run.
 """
 
 from __future__ import annotations
@@ -70,8 +70,9 @@ class IndexDocuments:
 
 @dataclass(frozen=True)
 class KeySource:
-    """Where a run's band keys for an index's documents came from: ``bands`` (stored keys),
-    ``signatures`` (stored signatures, banded anew) or ``recomputed`` (from the sets)."""
+    """Where a run's band keys for an index's documents came from: ``bands`` (the index's own
+    band keys, made from its stored signatures as its band stream was), ``signatures`` (stored
+    signatures, banded otherwise) or ``recomputed`` (from the sets)."""
 
     kind: str
     note: str | None = None
@@ -143,27 +144,15 @@ class IndexReader:
         from."""
         profile = self.profile
         same = (profile.num_perm, profile.seed) == (settings.num_perm, settings.seed)
-        if same and (profile.bands, profile.rows) == settings.banding:
-            return self._stored_keys(), KeySource("bands")
         if same and self._signatures_readable():
-            return self._from_signatures(settings), KeySource("signatures")
+            own = (profile.bands, profile.rows) == settings.banding
+            return self._from_signatures(settings), KeySource("bands" if own else "signatures")
         note = (
             f"signatures recomputed from the index's shingle sets: it stores them with "
             f"num_perm {profile.num_perm} and seed {profile.seed}, the run has "
             f"num_perm {settings.num_perm} and seed {settings.seed}"
         )
         return self._recomputed(settings), KeySource("recomputed", note)
-
-    def _stored_keys(self) -> np.ndarray:
-        keys = np.zeros((len(self), self.profile.bands), dtype=np.uint64)
-        with reading(self.path):
-            cursor = self._query("SELECT band, key, doc_id FROM bands WHERE profile_id = ?")
-            while rows := cursor.fetchmany(CHUNK * 16):
-                band, key, doc = np.array(rows, dtype=np.int64).T
-                where = np.minimum(np.searchsorted(self.ids, doc), len(self) - 1)
-                found = self.ids[where] == doc  # a band row of a document no longer listed
-                keys[where[found], band[found]] = key[found].view(np.uint64)
-        return keys
 
     def _signatures_readable(self) -> bool:
         for rows in self._chunks("p.signature"):

@@ -9,17 +9,16 @@ Rooms, in the order a document goes through them:
   registered atomically on a new index and checked on every later add.
 - ``prepare``: sources read, canonicalized and hashed in worker processes (under a profile
   with morphology, their sentences' lemma sets too).
-- ``writes``: prepared documents → rows (documents, hash blobs, signatures, bands, sentence
-  blobs) and a postings segment per profile.
-- ``lemmas``: the sentence measure's tables (lemma frequencies, lemma postings below the
-  common limit), kept in step on add and remove, and their probes.
+- ``writes``: prepared documents → rows (documents, hash blobs, signatures, sentence blobs)
+  and a segment per postings stream (a profile's shingles, band keys and content lemmas).
+- ``lemmas``: what the sentence measure reads (sentence blobs; the common-lemma rule).
 - ``lookups``: LSH neighbours, listings and statistics.
 - ``store``: :class:`Index`, the open file, tying the rooms together.
 - ``ingest``: SOURCE arguments → documents in an index, a batch a transaction.
 
-On disk an index is the SQLite file (metadata: documents, profiles, signatures, bands, stored
-texts, sentence tables, the segment manifest) and, beside it, the folder ``NAME-segments`` of
-immutable postings segments:
+On disk an index is the SQLite file (metadata: documents, profiles, signatures, stored texts,
+sentence blobs, the segment manifest) and, beside it, the folder ``NAME-segments`` of immutable
+postings segments:
 
 - ``segments``: a segment's files (sorted NumPy arrays of hashes and document ids), written,
   fsynced, locked and mapped; orphans deleted when nobody holds them.
@@ -27,7 +26,8 @@ immutable postings segments:
   the generation counter.
 - ``snapshot``: a reader's view: one manifest's segments mapped and held; lookups.
 - ``merging``: the tiered merge policy, merges, the background merger, ``optimize``.
-- ``upgrade``: a version-3 file (postings in SQLite) migrated in place.
+- ``upgrade``: a version-3 or 4 file (postings, bands or lemma tables in SQLite) migrated in
+  place.
 """
 
 from .ingest import AddReport, add_sources

@@ -17,11 +17,10 @@ import numpy as np
 import zstandard
 
 from ..errors import IndexFileError
-from ..lsh import band_keys
 from ..sketch import Signature
 from .manifest import read_manifest
 from .rules import IndexedProfile, read_profiles
-from .schema import signed, unblob, unpack_text
+from .schema import unblob, unpack_text
 from .segments import DOCS, HASHES, folder_of
 
 __all__ = [
@@ -30,7 +29,7 @@ __all__ = [
     "documents",
     "shingle_counts",
     "shingle_sets",
-    "similar",
+    "signed_sets",
     "sources",
     "stats",
     "texts",
@@ -169,26 +168,17 @@ def shingle_sets(
         yield source, chars, unblob(hashes)
 
 
-def similar(
-    db: sqlite3.Connection, profile: IndexedProfile, signature: Signature
+def signed_sets(
+    db: sqlite3.Connection, profile: IndexedProfile, doc_ids: Iterable[int]
 ) -> list[tuple[int, Signature, np.ndarray]]:
-    """Documents sharing an LSH band with ``signature``: ``(doc_id, signature, hashes)``."""
-    keys = signed(band_keys(signature.values, profile.bands, profile.rows)[0])
-    found: set[int] = set()
-    for band, key in enumerate(keys):
-        found.update(
-            doc
-            for (doc,) in db.execute(
-                "SELECT doc_id FROM bands WHERE profile_id = ? AND band = ? AND key = ?",
-                (profile.id, band, key),
-            )
-        )
+    """``(doc_id, signature, hashes)`` of the documents named that are stored, by id."""
     result = []
-    for doc in sorted(found):
-        row = db.execute(
-            "SELECT hashes, signature FROM doc_profiles WHERE doc_id = ? AND profile_id = ?",
-            (doc, profile.id),
-        ).fetchone()
-        if row is not None:  # a band row always has its document, unless the file was edited
-            result.append((doc, Signature.from_bytes(row[1]), unblob(row[0])))
+    for chunk in _chunks(sorted(doc_ids)):
+        marks = ",".join("?" * len(chunk))
+        rows = db.execute(
+            f"SELECT doc_id, signature, hashes FROM doc_profiles WHERE profile_id = ? "
+            f"AND doc_id IN ({marks}) ORDER BY doc_id",
+            [profile.id, *chunk],
+        )
+        result += [(doc, Signature.from_bytes(sig), unblob(h)) for doc, sig, h in rows]
     return result

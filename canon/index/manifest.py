@@ -28,16 +28,30 @@ __all__ = [
 ]
 
 
+_NONE = np.zeros(0, dtype=np.int64)
+
+
 @dataclass(frozen=True)
 class Manifest:
     """The segments and tombstones of one moment of the index."""
 
     generation: int
     segments: tuple[SegmentInfo, ...]
-    tombstones: np.ndarray  # sorted int64 ids of removed documents still in some segment
+    # per stream (profile id, kind): sorted int64 ids of removed documents that some segment
+    # of the stream may still hold
+    dead: dict[tuple[int, int], np.ndarray]
 
-    def of_profile(self, profile_id: int) -> list[SegmentInfo]:
-        return [s for s in self.segments if s.profile_id == profile_id]
+    def dead_of(self, stream: tuple[int, int]) -> np.ndarray:
+        return self.dead.get(stream, _NONE)
+
+    @property
+    def tombstones(self) -> np.ndarray:
+        """The removed documents whose postings some segment still holds, sorted."""
+        return np.unique(np.concatenate([_NONE, *self.dead.values()]))
+
+    def of_stream(self, stream: tuple[int, int]) -> list[SegmentInfo]:
+        """The segments of ``(profile id, kind)``, oldest first."""
+        return [s for s in self.segments if s.stream == stream]
 
 
 def _get(db: sqlite3.Connection, key: str) -> int:
@@ -68,16 +82,20 @@ def read_manifest(db: sqlite3.Connection) -> Manifest:
     try:
         gen = generation(db)
         rows = db.execute(
-            "SELECT name, profile_id, rows, first_doc, last_doc FROM segments "
+            "SELECT name, profile_id, rows, first_doc, last_doc, kind FROM segments "
             "ORDER BY first_doc, name"
         ).fetchall()
-        dead = db.execute("SELECT doc_id FROM tombstones ORDER BY doc_id").fetchall()
+        dead = db.execute(
+            "SELECT profile_id, kind, doc_id FROM tombstones ORDER BY profile_id, kind, doc_id"
+        ).fetchall()
     finally:
         if own:
             db.execute("COMMIT")
     segments = tuple(SegmentInfo(*row) for row in rows)
-    tombstones = np.array([d for (d,) in dead], dtype=np.int64)
-    return Manifest(gen, segments, tombstones)
+    by_stream: dict[tuple[int, int], list[int]] = {}
+    for profile_id, kind, doc in dead:
+        by_stream.setdefault((profile_id, kind), []).append(doc)
+    return Manifest(gen, segments, {s: np.array(d, dtype=np.int64) for s, d in by_stream.items()})
 
 
 def listed_names(db: sqlite3.Connection) -> set[str]:
@@ -96,8 +114,9 @@ def add_segments(db: sqlite3.Connection, segments: Sequence[SegmentInfo]) -> Non
     if not segments:
         return
     db.executemany(
-        "INSERT INTO segments VALUES (?,?,?,?,?)",
-        [(s.name, s.profile_id, s.rows, s.first_doc, s.last_doc) for s in segments],
+        "INSERT INTO segments (name, profile_id, rows, first_doc, last_doc, kind) "
+        "VALUES (?,?,?,?,?,?)",
+        [(s.name, s.profile_id, s.rows, s.first_doc, s.last_doc, s.kind) for s in segments],
     )
     _bump(db)
 
@@ -108,9 +127,9 @@ def replace_segments(
     new: SegmentInfo | None,
     applied: np.ndarray | None = None,
 ) -> bool:
-    """Swap ``old`` for the merged ``new`` (None: nothing of them was left), which holds no
-    posting of the ``applied`` tombstones; False, changing nothing, if some of ``old`` is no
-    longer listed (another process merged it first)."""
+    """Swap ``old`` (segments of one stream) for the merged ``new`` (None: nothing of them was
+    left), which holds no posting of the stream's ``applied`` tombstones; False, changing
+    nothing, if some of ``old`` is no longer listed (another process merged it first)."""
     names = [s.name for s in old]
     marks = ",".join("?" * len(names))
     query = f"SELECT count(*) FROM segments WHERE name IN ({marks})"
@@ -123,26 +142,35 @@ def replace_segments(
     prune_tombstones(db)
     if applied is not None and len(applied):
         # The merged segment's range may cover an applied tombstone, but it holds nothing of it.
+        profile_id, kind = old[0].stream
         db.executemany(
-            "DELETE FROM tombstones WHERE doc_id = ? AND NOT EXISTS (SELECT 1 FROM segments s "
-            "WHERE s.name != ? AND tombstones.doc_id BETWEEN s.first_doc AND s.last_doc)",
-            [(d, new.name if new else "") for d in applied.tolist()],
+            "DELETE FROM tombstones WHERE profile_id = ? AND kind = ? AND doc_id = ? "
+            "AND NOT EXISTS (SELECT 1 FROM segments s WHERE s.name != ? "
+            "AND s.profile_id = tombstones.profile_id AND s.kind = tombstones.kind "
+            "AND tombstones.doc_id BETWEEN s.first_doc AND s.last_doc)",
+            [(profile_id, kind, d, new.name if new else "") for d in applied.tolist()],
         )
     _bump(db)
     return True
 
 
 def tombstone(db: sqlite3.Connection, doc_ids: Iterable[int]) -> None:
-    """Mark removed documents whose postings some segment may still hold."""
-    rows = [(d,) for d in doc_ids]
+    """Mark removed documents in each stream whose segments may still hold their postings."""
+    rows = [(d, d) for d in doc_ids]
     if rows:
-        db.executemany("INSERT OR IGNORE INTO tombstones VALUES (?)", rows)
+        db.executemany(
+            "INSERT OR IGNORE INTO tombstones SELECT DISTINCT profile_id, kind, ? FROM segments "
+            "WHERE ? BETWEEN first_doc AND last_doc",
+            rows,
+        )
         _bump(db)
 
 
 def prune_tombstones(db: sqlite3.Connection) -> None:
-    """Drop the tombstones no listed segment's id range covers: no postings of theirs are left."""
+    """Drop the tombstones no listed segment of their stream covers with its id range: no
+    postings of theirs are left there."""
     db.execute(
         "DELETE FROM tombstones WHERE NOT EXISTS (SELECT 1 FROM segments s "
-        "WHERE tombstones.doc_id BETWEEN s.first_doc AND s.last_doc)"
+        "WHERE s.profile_id = tombstones.profile_id AND s.kind = tombstones.kind "
+        "AND tombstones.doc_id BETWEEN s.first_doc AND s.last_doc)"
     )

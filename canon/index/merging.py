@@ -1,10 +1,10 @@
 """Segments → fewer, larger segments: the tiered merge policy, a merge, a background merger.
 
-A segment's *tier* is ``floor(log8(rows))``.  When a profile has :data:`MERGE_FACTOR`
-segments of one tier, the oldest of them are merged into one (of the next tier, or the same
-one when tombstones shrank it): each posting is rewritten about ``log8(postings / batch)``
-times over the life of the index, and a profile keeps fewer than ``MERGE_FACTOR`` segments a
-tier, so a lookup searches a few dozen sorted arrays at most.
+A segment's *tier* is ``floor(log8(rows))``.  When a stream (a profile's shingles, band keys or
+lemmas) has :data:`MERGE_FACTOR` segments of one tier, the oldest of them are merged into one
+(of the next tier, or the same one when tombstones shrank it): each posting is rewritten about
+``log8(postings / batch)`` times over the life of the index, and a stream keeps fewer than
+``MERGE_FACTOR`` segments a tier, so a lookup searches a few dozen sorted arrays at most.
 
 A merge maps its segments (held, so no cleaner deletes them) and streams them into the merged
 segment a hash range at a time (about :data:`CHUNK_ROWS` postings in memory, whatever the
@@ -16,7 +16,7 @@ them (then by a later writer's clean-up). A kill at any moment leaves either the
 listed or the new one, and unlisted files that the next writer deletes.
 
 :class:`Merger` runs merges in a thread of ``canon index add``, on its own connection, while
-the next batches are read and written; :func:`optimize` merges each profile's segments into
+the next batches are read and written; :func:`optimize` merges each stream's segments into
 one and applies every tombstone (``canon index optimize``).
 """
 
@@ -58,11 +58,11 @@ def tier(rows: int) -> int:
 
 
 def plan(manifest: Manifest) -> list[list[SegmentInfo]]:
-    """The merges the policy asks for now: per profile and tier with ``MERGE_FACTOR``
+    """The merges the policy asks for now: per stream and tier with ``MERGE_FACTOR``
     segments or more, its oldest ``MERGE_FACTOR``."""
-    groups: dict[tuple[int, int], list[SegmentInfo]] = {}
+    groups: dict[tuple[tuple[int, int], int], list[SegmentInfo]] = {}
     for info in manifest.segments:  # oldest first
-        groups.setdefault((info.profile_id, tier(info.rows)), []).append(info)
+        groups.setdefault((info.stream, tier(info.rows)), []).append(info)
     return [found[:MERGE_FACTOR] for found in groups.values() if len(found) >= MERGE_FACTOR]
 
 
@@ -117,7 +117,7 @@ def _chunks(
 def merge(
     db: sqlite3.Connection, path: Path, group: Sequence[SegmentInfo], dead: np.ndarray
 ) -> bool:
-    """Merge ``group`` (one profile's segments) into one; False if another process merged
+    """Merge ``group`` (segments of one stream) into one; False if another process merged
     some of it first.  The postings stream through in chunks: a merge holds about
     :data:`CHUNK_ROWS` of them, not the whole group."""
     folder = ensure_folder(path)
@@ -128,9 +128,7 @@ def merge(
         rows, doc_range = _live(mapped, dead)
         with Staged(path, folder) as staged:
             chunks = _chunks(mapped, dead, ordered)
-            new = (
-                staged.write_chunks(group[0].profile_id, rows, doc_range, chunks) if rows else None
-            )
+            new = staged.write_chunks(group[0].stream, rows, doc_range, chunks) if rows else None
             with transaction(db, path):
                 done = replace_segments(db, group, new, dead)
     finally:
@@ -148,19 +146,19 @@ def merge_due(db: sqlite3.Connection, path: Path) -> int:
         groups = plan(manifest)
         if not groups:
             break
-        done += merge(db, path, groups[0], manifest.tombstones)
+        done += merge(db, path, groups[0], manifest.dead_of(groups[0][0].stream))
     return done
 
 
 def optimize(db: sqlite3.Connection, path: Path) -> OptimizeReport:
-    """Merge each profile's segments into one, applying every tombstone; delete orphans."""
+    """Merge each stream's segments into one, applying every tombstone; delete orphans."""
     manifest = read_manifest(db)
     before = len(manifest.segments)
-    profiles = sorted({s.profile_id for s in manifest.segments})
-    for profile_id in profiles:
-        group = manifest.of_profile(profile_id)
-        if len(group) > 1 or len(manifest.tombstones):
-            merge(db, path, group, manifest.tombstones)
+    for stream in sorted({s.stream for s in manifest.segments}):
+        group = manifest.of_stream(stream)
+        dead = manifest.dead_of(stream)
+        if len(group) > 1 or len(dead):
+            merge(db, path, group, dead)
     with transaction(db, path):
         prune_tombstones(db)
     after = read_manifest(db)

@@ -1,34 +1,35 @@
 """An SQLite file → a canon index: the tables, the marks of the format, creating and checking them.
 
-Layout (schema version 4; ``PRAGMA application_id`` marks a canon index).  The shingle
-postings are not in this file: they are immutable segment files in the folder beside it
-(:mod:`canon.index.segments`); this file keeps their manifest.
+Layout (schema version 5; ``PRAGMA application_id`` marks a canon index).  The postings are
+not in this file: they are immutable segment files in the folder beside it
+(:mod:`canon.index.segments`), three streams per profile (shingle hashes, LSH band keys,
+content lemmas); this file keeps their manifest.
 
 - ``profiles``: each profile the index was built with: name, fingerprint, settings, k, step.
 - ``documents``: source, title, added time, content hash, extraction method, length, and the
   main text compressed with zstd (NULL when the add was told not to store it).
 - ``doc_profiles``: per document and profile, the canonical word and distinct-shingle counts,
-  and the document's sorted shingle hashes as one little-endian uint64 blob (for exact
-  Jaccard in dedup, and to remove a document's postings by key).
-- ``segments``: the manifest of the postings segments: each file's name, profile, rows and
-  the range of document ids it holds.  A segment is listed in the same transaction that
-  stores its documents (or, for a merged one, drops the segments it replaces).
-- ``tombstones``: ids of removed documents whose postings some listed segment still holds;
-  lookups skip them, merges drop their postings, and a tombstone goes once no segment's
-  range covers its id.
+  the document's sorted shingle hashes as one little-endian uint64 blob (for exact Jaccard in
+  dedup and near-duplicate checks) and its MinHash signature.
+- ``doc_sentences``: under a profile with morphology (lemma, stem), each document's sentences
+  as character spans and content-lemma hash sets (``canon.sentences.SentenceSets`` bytes),
+  keyed by ``doc_id * 256 + profile_id`` (:func:`sentence_key`): a table of its own, so that
+  the sentences of a check's candidates are read from a leaf page each, not from the end of
+  a long ``doc_profiles`` row.
+- ``segments``: the manifest of the postings segments: each file's name, profile, kind (which
+  stream), rows and the range of document ids it holds.  A segment is listed in the same
+  transaction that stores its documents (or, for a merged one, drops the segments it replaces).
+- ``tombstones``: per stream, ids of removed documents whose postings some listed segment of
+  the stream still holds; lookups skip them, merges drop their postings, and a tombstone goes
+  once the merge that dropped them leaves no other segment of its stream covering its id.
 - ``state``: counters: ``next_doc`` (document ids are never given out twice, so a tombstone
   never hides a later document) and ``generation`` (bumped by every manifest change, so a
   reader knows when its snapshot is stale).
-- ``bands``: LSH band keys of each document's MinHash signature (kept in ``doc_profiles``),
-  so near-duplicates of a draft are found without a scan.
-- ``doc_profiles.sentences``: under a profile with morphology (lemma, stem), the document's
-  sentences as character spans and content-lemma hash sets (``canon.sentences.SentenceSets``
-  bytes); NULL under the others.
-- ``lemmas``: per profile, each content lemma's document frequency, and whether it is
-  *common* (held by more documents than ``canon.index.lemmas.COMMON_LEMMA``).
-- ``lemma_postings``: the inverted table of the lemmas that are not common, so the sources of
-  a rewritten sentence are found without a scan: ``(profile, lemma hash, first document)``
-  → the sorted ids of up to 128 documents as one little-endian uint32 blob.
+
+A content lemma's document frequency is the number of its live postings in the lemma stream
+(counted by binary search, never stored), so adding a document writes no row at a random
+place of a B-tree: the ``documents``, ``doc_profiles`` and ``doc_sentences`` rows of a batch
+are appended at the end of theirs (ids only grow), and the postings go to new segment files.
 
 Creating is one ``BEGIN IMMEDIATE`` transaction that looks again, under the write lock,
 whether another process created the tables first: two writers on a new file both succeed.
@@ -47,10 +48,14 @@ from ..errors import IndexFileError
 
 __all__ = [
     "APPLICATION_ID",
+    "KIND_DDL",
+    "PROFILE_SLOTS",
     "SCHEMA_VERSION",
     "SEGMENTS_DDL",
     "TABLES",
+    "TOMBSTONES_DDL",
     "UPGRADABLE",
+    "V5_DDL",
     "blob",
     "check_schema",
     "create_schema",
@@ -58,33 +63,62 @@ __all__ = [
     "is_blank",
     "older_message",
     "pack_text",
+    "sentence_key",
+    "sentence_keys",
     "signed",
     "unblob",
     "unpack_text",
 ]
 
-SCHEMA_VERSION = 4  # 2: signatures, bands, hash blobs, sampling; 3: texts, sentences; 4: segments
+SCHEMA_VERSION = 5  # 2: signatures, bands, hash blobs, sampling; 3: texts, sentences;
+# 4: shingle segments; 5: band and lemma segments, sentences in a table of their own
 UPGRADABLE = 3  # the oldest version 'canon index upgrade' migrates
 APPLICATION_ID = 0x63616E6E  # "cann"
 # zstd's default level: 2.5x smaller than UTF-8 on Russian news (level 9: 2.7x, 3x slower).
 _ZSTD_LEVEL = 3
 
-# The tables version 4 added (``canon index upgrade`` creates them in a version-3 file).
-SEGMENTS_DDL = """
+PROFILE_SLOTS = 256  # profile ids a document's sentence key has room for
+
+# Tombstones by stream (version 5; version 4 kept ids alone).
+TOMBSTONES_DDL = """
+CREATE TABLE tombstones (
+    profile_id INTEGER NOT NULL,
+    kind INTEGER NOT NULL,
+    doc_id INTEGER NOT NULL,
+    PRIMARY KEY (profile_id, kind, doc_id)
+) WITHOUT ROWID;
+"""
+
+# The tables version 4 added (``canon index upgrade`` creates them in a version-3 file), with
+# the column version 5 added to ``segments`` (:data:`KIND_DDL` in a version-4 file).
+SEGMENTS_DDL = (
+    """
 CREATE TABLE segments (
     name TEXT PRIMARY KEY,
     profile_id INTEGER NOT NULL REFERENCES profiles(id),
     rows INTEGER NOT NULL,
     first_doc INTEGER NOT NULL,
-    last_doc INTEGER NOT NULL
+    last_doc INTEGER NOT NULL,
+    kind INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
-CREATE TABLE tombstones (
-    doc_id INTEGER PRIMARY KEY
-);
+"""
+    + TOMBSTONES_DDL
+    + """
 CREATE TABLE state (
     key TEXT PRIMARY KEY,
     value INTEGER NOT NULL
 ) WITHOUT ROWID;
+"""
+)
+
+KIND_DDL = "ALTER TABLE segments ADD COLUMN kind INTEGER NOT NULL DEFAULT 0"
+
+# What version 5 added (``canon index upgrade`` creates it in older files).
+V5_DDL = """
+CREATE TABLE doc_sentences (
+    id INTEGER PRIMARY KEY,
+    sentences BLOB NOT NULL
+);
 """
 
 _DDL = (
@@ -120,40 +154,17 @@ CREATE TABLE doc_profiles (
     shingles INTEGER NOT NULL,
     hashes BLOB NOT NULL,
     signature BLOB NOT NULL,
-    sentences BLOB,
     PRIMARY KEY (doc_id, profile_id)
-) WITHOUT ROWID;
-CREATE TABLE bands (
-    profile_id INTEGER NOT NULL,
-    band INTEGER NOT NULL,
-    key INTEGER NOT NULL,
-    doc_id INTEGER NOT NULL,
-    PRIMARY KEY (profile_id, band, key, doc_id)
-) WITHOUT ROWID;
-CREATE TABLE lemmas (
-    profile_id INTEGER NOT NULL,
-    hash INTEGER NOT NULL,
-    df INTEGER NOT NULL,
-    common INTEGER NOT NULL,
-    PRIMARY KEY (profile_id, hash)
-) WITHOUT ROWID;
-CREATE TABLE lemma_postings (
-    profile_id INTEGER NOT NULL,
-    hash INTEGER NOT NULL,
-    first_doc INTEGER NOT NULL,
-    docs BLOB NOT NULL,
-    PRIMARY KEY (profile_id, hash, first_doc)
 ) WITHOUT ROWID;
 """
     + SEGMENTS_DDL
+    + V5_DDL
 )
 
 TABLES = (
-    "bands",
     "doc_profiles",
+    "doc_sentences",
     "documents",
-    "lemma_postings",
-    "lemmas",
     "profiles",
     "segments",
     "state",
@@ -167,6 +178,18 @@ TABLES = (
 def signed(hashes: np.ndarray) -> list[int]:
     """uint64 hashes as the signed 64-bit integers SQLite stores."""
     return hashes.astype(np.uint64).view(np.int64).tolist()
+
+
+def sentence_key(doc_id: int, profile_id: int) -> int:
+    """The ``doc_sentences`` key of a document's sentences under a profile."""
+    if not 0 < profile_id < PROFILE_SLOTS:
+        raise ValueError(f"profile id {profile_id} is outside 1..{PROFILE_SLOTS - 1}")
+    return doc_id * PROFILE_SLOTS + profile_id
+
+
+def sentence_keys(doc_id: int) -> tuple[int, int]:
+    """The first and last ``doc_sentences`` key a document's sentences may have."""
+    return doc_id * PROFILE_SLOTS, doc_id * PROFILE_SLOTS + PROFILE_SLOTS - 1
 
 
 def blob(hashes: np.ndarray) -> bytes:

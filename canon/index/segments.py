@@ -1,10 +1,11 @@
 """Postings → immutable segment files beside the index: written, locked, mapped, deleted.
 
-A segment holds one profile's postings as two NumPy arrays of one length, sorted by hash (a
-hash's documents in id order): ``NAME.hashes.npy`` (little-endian uint64 shingle hashes) and
-``NAME.docs.npy`` (little-endian uint32 document ids), 12 bytes a posting.  Readers map both
-files (``np.load(mmap_mode="r")``) and find a draft's hashes with ``np.searchsorted``.  A file
-is never changed once written: merging writes a new segment and the manifest (the SQLite
+A segment holds postings of one *stream* — a profile's shingle hashes, its LSH band keys or its
+content lemmas (:data:`SHINGLES`, :data:`BANDS`, :data:`LEMMAS`) — as two NumPy arrays of one
+length, sorted by key (a key's documents in id order): ``NAME.hashes.npy`` (little-endian uint64
+keys) and ``NAME.docs.npy`` (little-endian uint32 document ids), 12 bytes a posting.  Readers
+map both files (``np.load(mmap_mode="r")``) and find a draft's hashes with ``np.searchsorted``.
+A file is never changed once written: merging writes a new segment and the manifest (the SQLite
 ``segments`` table) swaps the old ones for it in one transaction.
 
 A segment's files are written and fsynced, and the folder fsynced, before the transaction that
@@ -42,8 +43,11 @@ import numpy as np
 from ..errors import IndexFileError
 
 __all__ = [
+    "BANDS",
     "DOCS",
     "HASHES",
+    "LEMMAS",
+    "SHINGLES",
     "Mapped",
     "SegmentInfo",
     "Staged",
@@ -60,6 +64,11 @@ DOCS = ".docs.npy"
 _LOCK = "lock"
 _MAX_DOC = 2**32 - 1  # document ids are stored as uint32
 
+# What a segment's keys are (the manifest's ``kind``): each profile has a stream of each kind.
+SHINGLES = 0  # shingle hashes
+BANDS = 1  # LSH band keys of the documents' MinHash signatures (each band's keys its own)
+LEMMAS = 2  # hashes of the content lemmas of the documents' sentences (profiles with morphology)
+
 
 @dataclass(frozen=True)
 class SegmentInfo:
@@ -70,6 +79,12 @@ class SegmentInfo:
     rows: int
     first_doc: int
     last_doc: int
+    kind: int = SHINGLES
+
+    @property
+    def stream(self) -> tuple[int, int]:
+        """The postings stream the segment belongs to: ``(profile id, kind)``."""
+        return self.profile_id, self.kind
 
 
 def folder_of(path: Path) -> Path:
@@ -179,15 +194,15 @@ class Staged:
     folder: Path
     written: list[tuple[SegmentInfo, int]] = field(default_factory=list)
 
-    def write(self, profile_id: int, hashes: np.ndarray, docs: np.ndarray) -> SegmentInfo:
-        """A new segment of sorted ``(hashes, docs)``, fsynced with its folder, locked until
-        the context ends."""
+    def write(self, stream: tuple[int, int], hashes: np.ndarray, docs: np.ndarray) -> SegmentInfo:
+        """A new segment of ``stream`` (profile id, kind) holding sorted ``(hashes, docs)``,
+        fsynced with its folder, locked until the context ends."""
         first, last = (int(docs.min()), int(docs.max())) if len(docs) else (0, 0)
-        return self.write_chunks(profile_id, len(hashes), (first, last), [(hashes, docs)])
+        return self.write_chunks(stream, len(hashes), (first, last), [(hashes, docs)])
 
     def write_chunks(
         self,
-        profile_id: int,
+        stream: tuple[int, int],
         rows: int,
         doc_range: tuple[int, int],
         chunks: Iterable[tuple[np.ndarray, np.ndarray]],
@@ -210,7 +225,8 @@ class Staged:
                 fcntl.flock(fd, fcntl.LOCK_EX)
         except OSError as exc:
             raise _os_error(self.path, exc, writing=True) from exc
-        info = SegmentInfo(name, profile_id, rows, *doc_range)
+        profile_id, kind = stream
+        info = SegmentInfo(name, profile_id, rows, *doc_range, kind=kind)
         self.written.append((info, fd))
         try:
             with (

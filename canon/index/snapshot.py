@@ -68,31 +68,43 @@ class Snapshot:
     """The mapped segments of one manifest."""
 
     manifest: Manifest
-    mapped: dict[int, list[Mapped]]  # profile id → its segments
+    mapped: dict[tuple[int, int], list[Mapped]]  # stream (profile id, kind) → its segments
 
     def close(self) -> None:
         for segments in self.mapped.values():
             for seg in segments:
                 seg.close()
 
-    def everything(self, profile_id: int) -> tuple[np.ndarray, np.ndarray]:
-        """Every live posting of the profile, ``(hashes, docs)``, in no particular order."""
-        segments = self.mapped.get(profile_id, [])
+    def everything(self, stream: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        """Every live posting of ``stream``, ``(keys, docs)``, in no particular order."""
+        segments = self.mapped.get(stream, [])
         if not segments:
             return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
         hashes = np.concatenate([np.asarray(s.hashes) for s in segments]).astype(np.uint64)
         docs = np.concatenate([np.asarray(s.docs) for s in segments]).astype(np.int64)
-        live = ~np.isin(docs, self.manifest.tombstones)
+        live = ~np.isin(docs, self.manifest.dead_of(stream))
         return hashes[live], docs[live]
 
+    def counts(self, stream: tuple[int, int], keys: np.ndarray) -> np.ndarray:
+        """How many live documents hold each of ``keys`` (aligned with them), by binary search:
+        no posting is read unless a tombstone falls in a segment's range."""
+        probes, back = np.unique(np.asarray(keys, dtype=np.uint64), return_inverse=True)
+        hits = _ranges(self.mapped.get(stream, []), probes)
+        counts = hits.counts.copy()
+        dead = self.manifest.dead_of(stream)
+        if len(dead):
+            for seg, lo, hi in hits.ranges:
+                counts -= _dead_in(seg, lo, hi, dead)
+        return counts[back.reshape(-1)]
+
     def lookup(
-        self, profile_id: int, hashes: np.ndarray, common: int | None
+        self, stream: tuple[int, int], hashes: np.ndarray, common: int | None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(hashes, docs)`` of every live posting of ``hashes`` under the profile, and the
-        probed hashes held by more than ``common`` live documents (those have no rows)."""
+        """``(keys, docs)`` of every live posting of ``hashes`` in ``stream``, and the
+        probed keys held by more than ``common`` live documents (those have no rows)."""
         probes = np.unique(np.asarray(hashes, dtype=np.uint64))
-        hits = _ranges(self.mapped.get(profile_id, []), probes)
-        dead = self.manifest.tombstones
+        hits = _ranges(self.mapped.get(stream, []), probes)
+        dead = self.manifest.dead_of(stream)
         wanted = hits.counts > 0
         sure = np.zeros(len(probes), dtype=bool)
         if common is not None:
@@ -112,11 +124,34 @@ class Snapshot:
         return found, docs, probes[frequent]
 
 
-def _open_all(path: Path, folder: Path, manifest: Manifest) -> dict[int, list[Mapped]]:
-    mapped: dict[int, list[Mapped]] = {}
+_GATHER = 256  # postings of a probe read at once to find tombstoned ones; beyond, searched
+
+
+def _dead_in(seg: Mapped, lo: np.ndarray, hi: np.ndarray, dead: np.ndarray) -> np.ndarray:
+    """How many tombstoned documents each probe's rows ``lo:hi`` of ``seg`` hold.  A probe's
+    rows are sorted by document, so a long run is searched for the tombstones, not read."""
+    inside = dead[(dead >= seg.info.first_doc) & (dead <= seg.info.last_doc)]
+    found = np.zeros(len(lo), dtype=np.int64)
+    if not len(inside):
+        return found
+    lengths = hi - lo
+    short = (lengths > 0) & (lengths <= _GATHER)
+    if short.any():
+        hits = _Hits([(seg, lo, hi)], lengths)
+        which, _, docs = _gather(hits, short)
+        found += np.bincount(which[np.isin(docs, inside)], minlength=len(lo))
+    for at in np.flatnonzero(lengths > _GATHER).tolist():
+        run = seg.docs[lo[at] : hi[at]]
+        where = np.minimum(np.searchsorted(run, inside), len(run) - 1)
+        found[at] += int(np.count_nonzero(run[where] == inside))
+    return found
+
+
+def _open_all(path: Path, folder: Path, manifest: Manifest) -> dict[tuple[int, int], list[Mapped]]:
+    mapped: dict[tuple[int, int], list[Mapped]] = {}
     try:
         for info in manifest.segments:
-            mapped.setdefault(info.profile_id, []).append(open_segment(path, folder, info))
+            mapped.setdefault(info.stream, []).append(open_segment(path, folder, info))
     except BaseException:
         for segments in mapped.values():
             for seg in segments:

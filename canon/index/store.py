@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..lsh import band_keys
 from ..profile import Profile
 from ..sentences import SentenceSets
 from ..sketch import Signature
@@ -30,7 +31,7 @@ from .manifest import listed_names
 from .merging import OptimizeReport
 from .rules import IndexedProfile, read_profiles, register_profiles
 from .schema import SCHEMA_VERSION
-from .segments import Staged, clean, ensure_folder, folder_of
+from .segments import BANDS, LEMMAS, SHINGLES, Staged, clean, ensure_folder, folder_of
 from .snapshot import Snapshot, is_stale, load_snapshot
 from .writes import Prepared
 
@@ -118,7 +119,7 @@ class Index:
     def write_batch(self, batch: Sequence[Prepared], profiles: Sequence[IndexedProfile]) -> int:
         """Store a batch in one transaction, replacing documents of the same source.
 
-        The batch's postings become one new segment per profile, listed in the same
+        The batch's postings become one new segment per stream, listed in the same
         transaction; merging them is left to :meth:`merge` (or a :class:`Merger`).
         """
         self._drop_snapshot()  # stale after this; and it would keep merged files alive
@@ -139,7 +140,7 @@ class Index:
             return merging.merge_due(self._db, self.path)
 
     def optimize(self) -> OptimizeReport:
-        """Merge each profile's postings into one segment, dropping every removed document's,
+        """Merge each stream's postings into one segment, dropping every removed document's,
         and delete the files no manifest lists."""
         self._drop_snapshot()
         with self._reading():
@@ -150,12 +151,15 @@ class Index:
         with self._reading():
             return clean(self.path, lambda: listed_names(self._db))
 
-    def posting_rows(self, profile: IndexedProfile) -> tuple[np.ndarray, np.ndarray]:
-        """Every live posting of ``profile`` as ``(hashes, doc_ids)`` (a full read: for
-        verification and tests, not for lookups)."""
+    def posting_rows(
+        self, profile: IndexedProfile, kind: int = SHINGLES
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Every live posting of one of ``profile``'s streams (its shingles unless ``kind``
+        says otherwise) as ``(keys, doc_ids)`` (a full read: for verification and tests, not
+        for lookups)."""
         with self._reading():
             snapshot = self._current()
-            return snapshot.everything(profile.id)
+            return snapshot.everything((profile.id, kind))
 
     # ------------------------------------------------------------------ lookups
 
@@ -190,7 +194,7 @@ class Index:
         lookup then stays bounded however large the index grows.
         """
         with self._reading():
-            found, docs, frequent = self._current().lookup(profile.id, hashes, common)
+            found, docs, frequent = self._current().lookup((profile.id, SHINGLES), hashes, common)
         rows = list(zip(found.view(np.int64).tolist(), docs.tolist(), strict=True))
         return rows, set(frequent.view(np.int64).tolist())
 
@@ -207,8 +211,10 @@ class Index:
         self, profile: IndexedProfile, signature: Signature
     ) -> list[tuple[int, Signature, np.ndarray]]:
         """Documents sharing an LSH band with ``signature``: ``(doc_id, signature, hashes)``."""
+        keys = band_keys(signature.values, profile.bands, profile.rows)[0]
         with self._reading():
-            return lookups.similar(self._db, profile, signature)
+            _, docs, _ = self._current().lookup((profile.id, BANDS), keys, None)
+            return lookups.signed_sets(self._db, profile, np.unique(docs).tolist())
 
     # ------------------------------------------------------------------ sentence lemmas
 
@@ -223,15 +229,20 @@ class Index:
         whether it is common (held by more than ``COMMON_LEMMA`` documents, so it has no
         postings); both aligned with ``hashes``."""
         with self._reading():
-            return lemmas.frequencies(self._db, profile.id, hashes)
+            df = self._current().counts((profile.id, LEMMAS), hashes)
+        return df, df > lemmas.COMMON_LEMMA
 
     def lemma_postings(
         self, profile: IndexedProfile, hashes: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """``(hashes, doc_ids)``: a row for every document holding one of ``hashes`` (none for
-        a common lemma), found by key."""
+        a common lemma), found by binary search; by hash, then document."""
         with self._reading():
-            return lemmas.postings(self._db, profile.id, hashes)
+            found, docs, _ = self._current().lookup(
+                (profile.id, LEMMAS), hashes, lemmas.COMMON_LEMMA
+            )
+        order = np.lexsort((docs, found))
+        return found[order], docs[order]
 
     def sentence_sets(
         self, profile: IndexedProfile, doc_ids: Iterable[int] | None = None

@@ -1,39 +1,62 @@
-"""A version-3 index → version 4 in place: its postings table moved into segments, crash-safe.
+"""A version-3 or version-4 index → version 5 in place: postings moved into segments, crash-safe.
 
-The documents' shingle hashes are already in the file, one sorted blob per document and
-profile (``doc_profiles.hashes``, exactly the postings each document has), so the segments are
-written from them, a run of documents at a time, and fsynced.  Then one transaction, under
-the write lock, creates the manifest tables, lists the segments, drops the postings table and
-marks the file version 4.  A kill before that commit leaves a version-3 file and unlisted
-segment files (deleted when the upgrade is run again); after it, a version-4 index.  The freed
-pages are then given back (``VACUUM``) and the segments merged by the tiered policy.
+What a version-5 index keeps in segments is already in the older file in another form, so the
+segments are written from it, a run of documents at a time, and fsynced:
+
+- shingle postings (version 3 kept them in a table) from the documents' sorted hash blobs
+  (``doc_profiles.hashes``, exactly the postings each document has);
+- band keys from the ``bands`` table, as they are;
+- content lemmas from the documents' sentence blobs (the ``lemma_postings`` table lacks the
+  common lemmas, the blobs hold every one).
+
+Then one transaction, under the write lock, creates the new tables (and the manifest's ``kind``
+column), moves the sentence blobs into ``doc_sentences``, lists the segments, drops the old
+tables and marks the file version 5.  A kill before that commit leaves the old file and
+unlisted segment files (deleted when the upgrade is run again); after it, a version-5 index.
+The freed pages are then given back (``VACUUM``) and the segments merged by the tiered policy.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from ..sentences import SentenceSets
 from .connection import _check_path, _connect, _use_wal, reading, write_error
 from .manifest import add_segments, take_doc_ids
 from .merging import merge_due
 from .schema import (
     APPLICATION_ID,
+    KIND_DDL,
+    PROFILE_SLOTS,
     SCHEMA_VERSION,
     SEGMENTS_DDL,
+    TOMBSTONES_DDL,
     UPGRADABLE,
+    V5_DDL,
     check_schema,
     create_tables,
     unblob,
 )
-from .segments import SegmentInfo, Staged, clean, ensure_folder, sort_postings
+from .segments import (
+    BANDS,
+    LEMMAS,
+    SHINGLES,
+    SegmentInfo,
+    Staged,
+    clean,
+    ensure_folder,
+    sort_postings,
+)
 
 __all__ = ["UpgradeReport", "upgrade"]
 
 _RUN = 20_000  # documents a segment is written from
+_BAND_ROWS = 1_000_000  # band rows a segment is written from
 
 
 @dataclass(frozen=True)
@@ -52,34 +75,96 @@ def _marks(db: sqlite3.Connection) -> tuple[int, int]:
     return int(app), int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
-def _write_segments(db: sqlite3.Connection, staged: Staged) -> list[SegmentInfo]:
-    """Segments of every profile's postings, from the documents' hash blobs."""
-    written = []
-    for (profile_id,) in db.execute("SELECT id FROM profiles ORDER BY id").fetchall():
-        cursor = db.execute(
-            "SELECT doc_id, hashes FROM doc_profiles WHERE profile_id = ? ORDER BY doc_id",
-            (profile_id,),
-        )
-        while rows := cursor.fetchmany(_RUN):
+def _profile_ids(db: sqlite3.Connection) -> list[int]:
+    return [pid for (pid,) in db.execute("SELECT id FROM profiles ORDER BY id").fetchall()]
+
+
+def _runs(
+    db: sqlite3.Connection, column: str, profile_id: int
+) -> Iterator[tuple[list[int], list[np.ndarray]]]:
+    """Runs of ``(doc ids, key arrays)`` from a ``doc_profiles`` blob column, by document."""
+    cursor = db.execute(
+        f"SELECT doc_id, {column} FROM doc_profiles WHERE profile_id = ? "
+        f"AND {column} IS NOT NULL ORDER BY doc_id",
+        (profile_id,),
+    )
+    while rows := cursor.fetchmany(_RUN):
+        if column == "hashes":
             sets = [unblob(data) for _, data in rows]
-            hashes = np.concatenate(sets)
-            if not len(hashes):
-                continue
-            docs = np.repeat([doc for doc, _ in rows], [len(s) for s in sets])
-            written.append(staged.write(profile_id, *sort_postings(hashes, docs)))
+        else:
+            sets = [SentenceSets.from_bytes(data).distinct() for _, data in rows]
+        yield [doc for doc, _ in rows], sets
+
+
+def _from_blobs(
+    db: sqlite3.Connection, staged: Staged, column: str, kind: int
+) -> list[SegmentInfo]:
+    """Segments of every profile's ``kind`` stream, from the documents' ``column`` blobs."""
+    written = []
+    for profile_id in _profile_ids(db):
+        for docs, sets in _runs(db, column, profile_id):
+            keys = np.concatenate(sets) if sets else np.zeros(0, np.uint64)
+            if len(keys):
+                ids = np.repeat(docs, [len(s) for s in sets])
+                written.append(staged.write((profile_id, kind), *sort_postings(keys, ids)))
     return written
 
 
-def _migrate(db: sqlite3.Connection, path: Path) -> tuple[int, int]:
+def _from_bands(db: sqlite3.Connection, staged: Staged) -> list[SegmentInfo]:
+    """Segments of every profile's band stream, from the ``bands`` table."""
+    written = []
+    for profile_id in _profile_ids(db):
+        cursor = db.execute("SELECT key, doc_id FROM bands WHERE profile_id = ?", (profile_id,))
+        while rows := cursor.fetchmany(_BAND_ROWS):
+            keys, docs = np.array(rows, dtype=np.int64).T
+            sorted_rows = sort_postings(keys.view(np.uint64), docs)
+            written.append(staged.write((profile_id, BANDS), *sorted_rows))
+    return written
+
+
+def _tombstones_by_stream(db: sqlite3.Connection) -> None:
+    """Version 4's tombstones (ids alone, for the shingle segments) as version 5's, by stream."""
+    db.execute("ALTER TABLE tombstones RENAME TO tombstones_v4")
+    create_tables(db, TOMBSTONES_DDL)
+    db.execute(
+        "INSERT INTO tombstones SELECT DISTINCT s.profile_id, s.kind, t.doc_id "
+        "FROM tombstones_v4 t JOIN segments s ON t.doc_id BETWEEN s.first_doc AND s.last_doc"
+    )
+    db.execute("DROP TABLE tombstones_v4")
+
+
+def _to_version_5(db: sqlite3.Connection, staged: Staged, version: int) -> list[SegmentInfo]:
+    """The steps of the migration, inside its transaction; the segments it wrote."""
+    written = []
+    if version == 3:
+        written += _from_blobs(db, staged, "hashes", SHINGLES)
+        create_tables(db, SEGMENTS_DDL)
+        db.execute("DROP TABLE postings")
+    else:
+        db.execute(KIND_DDL)
+        _tombstones_by_stream(db)
+    written += _from_bands(db, staged)
+    written += _from_blobs(db, staged, "sentences", LEMMAS)
+    create_tables(db, V5_DDL)
+    db.execute(
+        "INSERT INTO doc_sentences SELECT doc_id * ? + profile_id, sentences FROM doc_profiles "
+        "WHERE sentences IS NOT NULL ORDER BY doc_id, profile_id",
+        (PROFILE_SLOTS,),
+    )
+    add_segments(db, written)
+    take_doc_ids(db, 0)  # ids go on from the highest one
+    for table in ("bands", "lemma_postings", "lemmas"):
+        db.execute(f"DROP TABLE {table}")
+    db.execute("ALTER TABLE doc_profiles DROP COLUMN sentences")
+    return written
+
+
+def _migrate(db: sqlite3.Connection, path: Path, version: int) -> tuple[int, int]:
     """The migration's one transaction; ``(documents, segments)``."""
     with Staged(path, ensure_folder(path)) as staged:
         db.execute("BEGIN IMMEDIATE")
         try:
-            written = _write_segments(db, staged)
-            create_tables(db, SEGMENTS_DDL)
-            add_segments(db, written)
-            take_doc_ids(db, 0)  # ids go on from the highest one
-            db.execute("DROP TABLE postings")
+            written = _to_version_5(db, staged, version)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             documents = db.execute("SELECT count(*) FROM documents").fetchone()[0]
             db.execute("COMMIT")
@@ -102,13 +187,16 @@ def upgrade(path: str | Path) -> UpgradeReport:
                 check_schema(db, path)  # refuses what is no index, or too old, or newer
                 return UpgradeReport(version, 0, 0)
             _use_wal(db)
-            clean(path, set)  # a version-3 file lists no segment: any there are orphans
+            listed: set[str] = set()
+            if version > 3:
+                listed = {n for (n,) in db.execute("SELECT name FROM segments")}
+            clean(path, lambda: listed)  # segments the old file does not list are orphans
         try:
-            documents, segments = _migrate(db, path)
+            documents, segments = _migrate(db, path, version)
         except sqlite3.Error as exc:
             raise write_error(path, exc) from exc
         with reading(path):
-            db.execute("VACUUM")  # the dropped table's pages back to the file system
+            db.execute("VACUUM")  # the dropped tables' pages back to the file system
             merge_due(db, path)
     finally:
         db.close()

@@ -1,10 +1,12 @@
-"""Prepared documents → rows of the index: documents, their hashes and signatures, bands, sentence
-lemma sets and the lemma tables, and a postings segment per profile listed in the manifest.
+"""Prepared documents → rows of the index: documents, their hashes and signatures, their sentence
+lemma sets, and per profile a segment of each postings stream (shingles, band keys, content
+lemmas) listed in the manifest.
 
 Functions here run inside the caller's write transaction; they never commit.  A batch's
 segments are written (and fsynced) through the caller's :class:`~.segments.Staged`, before the
-transaction lists them; a removed document's postings stay in their segment under a tombstone
-until a merge drops them.
+transaction lists them; a removed document's postings stay in their segments under a tombstone
+until a merge drops them.  Every row a batch writes goes to the end of its table (document
+ids only grow), so the cost of a batch does not grow with the index.
 """
 
 from __future__ import annotations
@@ -20,11 +22,10 @@ from ..lsh import band_keys
 from ..sentences import SentenceSets
 from ..shingle import keep_sampled
 from ..sketch import Signature, signatures
-from . import lemmas
 from .manifest import add_segments, take_doc_ids, tombstone
-from .rules import IndexedProfile, read_profiles
-from .schema import blob, signed
-from .segments import Staged, sort_postings
+from .rules import IndexedProfile
+from .schema import blob, sentence_key, sentence_keys
+from .segments import BANDS, LEMMAS, SHINGLES, Staged, sort_postings
 
 __all__ = ["Prepared", "delete_sources", "insert_batch"]
 
@@ -76,27 +77,24 @@ def _sketch(docs: list[np.ndarray], profile: IndexedProfile) -> _Sketches:
 
 @dataclass
 class _Rows:
-    """Postings (per profile) and band rows of a batch, gathered to be written sorted by key."""
+    """Postings of a batch per stream ``(profile id, kind)``: keys and their documents, to be
+    written as one sorted segment each."""
 
-    hashes: dict[int, list[np.ndarray]] = field(default_factory=dict)
-    docs: dict[int, list[np.ndarray]] = field(default_factory=dict)
-    bands: list[tuple[int, int, int, int]] = field(default_factory=list)
+    keys: dict[tuple[int, int], list[np.ndarray]] = field(default_factory=dict)
+    docs: dict[tuple[int, int], list[np.ndarray]] = field(default_factory=dict)
 
-    def add(self, profile_id: int, doc_id: int, hashes: np.ndarray, keys: np.ndarray) -> None:
-        self.hashes.setdefault(profile_id, []).append(hashes.astype(np.uint64))
-        self.docs.setdefault(profile_id, []).append(np.full(len(hashes), doc_id, np.uint32))
-        self.bands += [(profile_id, band, key, doc_id) for band, key in enumerate(signed(keys))]
+    def add(self, stream: tuple[int, int], doc_id: int, keys: np.ndarray) -> None:
+        self.keys.setdefault(stream, []).append(keys.astype(np.uint64))
+        self.docs.setdefault(stream, []).append(np.full(len(keys), doc_id, np.uint32))
 
     def insert(self, db: sqlite3.Connection, staged: Staged) -> None:
         written = []
-        for profile_id, parts in self.hashes.items():
-            hashes = np.concatenate(parts)
-            if len(hashes):
-                docs = np.concatenate(self.docs[profile_id])
-                written.append(staged.write(profile_id, *sort_postings(hashes, docs)))
+        for stream, parts in self.keys.items():
+            keys = np.concatenate(parts)
+            if len(keys):
+                docs = np.concatenate(self.docs[stream])
+                written.append(staged.write(stream, *sort_postings(keys, docs)))
         add_segments(db, written)
-        # Sorted by key, so each B-tree page is visited once per batch, not once per document.
-        db.executemany("INSERT INTO bands VALUES (?,?,?,?)", sorted(self.bands))
 
 
 def _insert_document(db: sqlite3.Connection, doc: Prepared, doc_id: int) -> int:
@@ -138,7 +136,6 @@ def insert_batch(
         if batch and p.fingerprint in batch[0].shingles
     }
     rows = _Rows()
-    lemma_rows: list[tuple[int, int, np.ndarray]] = []
     delete_sources(db, [doc.source for doc in batch])
     first_id = take_doc_ids(db, len(batch))
     for position, doc in enumerate(batch):
@@ -147,56 +144,37 @@ def insert_batch(
             profile_id = by_fingerprint[fingerprint].id
             sketch = sketches[fingerprint]
             signature = sketch.signatures[position].to_bytes()
-            sentences = doc.sentences.get(fingerprint)
             db.execute(
-                "INSERT INTO doc_profiles VALUES (?,?,?,?,?,?,?)",
-                (doc_id, profile_id, words, len(hashes), blob(hashes), signature,
-                 None if sentences is None else sentences.to_bytes()),
-            )  # fmt: skip
-            rows.add(profile_id, doc_id, hashes, sketch.keys[position])
+                "INSERT INTO doc_profiles VALUES (?,?,?,?,?,?)",
+                (doc_id, profile_id, words, len(hashes), blob(hashes), signature),
+            )
+            rows.add((profile_id, SHINGLES), doc_id, hashes)
+            rows.add((profile_id, BANDS), doc_id, sketch.keys[position])
+            sentences = doc.sentences.get(fingerprint)
             if sentences is not None:
-                lemma_rows.append((profile_id, doc_id, sentences.distinct()))
+                db.execute(
+                    "INSERT INTO doc_sentences VALUES (?,?)",
+                    (sentence_key(doc_id, profile_id), sentences.to_bytes()),
+                )
+                rows.add((profile_id, LEMMAS), doc_id, sentences.distinct())
     rows.insert(db, staged)
-    lemmas.add_documents(db, lemma_rows)
     return len(batch)
 
 
-def _delete_document(
-    db: sqlite3.Connection, doc_id: int, profiles: dict[int, IndexedProfile]
-) -> None:
-    stored = db.execute(
-        "SELECT profile_id, signature, sentences FROM doc_profiles WHERE doc_id = ?",
-        (doc_id,),
-    ).fetchall()
-    for profile_id, signature, sentences in stored:
-        if sentences is not None:
-            distinct = SentenceSets.from_bytes(sentences).distinct()
-            lemmas.remove_document(db, profile_id, doc_id, distinct)
-        profile = profiles[profile_id]
-        values = Signature.from_bytes(signature).values
-        keys = signed(band_keys(values, profile.bands, profile.rows)[0])
-        db.executemany(
-            "DELETE FROM bands WHERE profile_id = ? AND band = ? AND key = ? AND doc_id = ?",
-            ((profile_id, band, key, doc_id) for band, key in enumerate(keys)),
-        )
+def _delete_document(db: sqlite3.Connection, doc_id: int) -> None:
+    db.execute("DELETE FROM doc_sentences WHERE id BETWEEN ? AND ?", sentence_keys(doc_id))
     db.execute("DELETE FROM doc_profiles WHERE doc_id = ?", (doc_id,))
     db.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
 
 
 def delete_sources(db: sqlite3.Connection, sources: Iterable[str]) -> int:
-    """Remove the documents of ``sources`` with their bands and lemma rows, and tombstone their
-    postings; how many there were."""
-    removed = 0
+    """Remove the documents of ``sources`` with their rows, and tombstone their postings (in
+    every stream); how many there were."""
     gone: list[int] = []
-    profiles: dict[int, IndexedProfile] | None = None
     for source in sources:
         row = db.execute("SELECT id FROM documents WHERE source = ?", (source,)).fetchone()
-        if row is None:
-            continue
-        if profiles is None:
-            profiles = {p.id: p for p in read_profiles(db)}
-        _delete_document(db, row[0], profiles)
-        gone.append(row[0])
-        removed += 1
+        if row is not None:
+            _delete_document(db, row[0])
+            gone.append(row[0])
     tombstone(db, gone)
-    return removed
+    return len(gone)

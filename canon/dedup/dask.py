@@ -1,10 +1,13 @@
 """The Dask engine (dask.distributed): the stages of :mod:`canon.dedup.stages`, as tasks.
 
 - Workers read and canonicalize partitions of the sources and compute signatures and band keys.
-- Band keys are shuffled (``Bag.groupby``) so that documents sharing a key meet; each group
-  gives its candidate pairs.
+- Band keys are shuffled (``Bag.groupby``) so that documents sharing a key meet; a group of at
+  most :data:`~canon.dedup.linking.BUCKET_LIMIT` documents gives its candidate pairs, a larger
+  one (thousands of copies of a page) is kept whole, never paired out.
 - Workers verify the candidate pairs by exact Jaccard; only the shingle sets of documents in
-  some candidate pair travel, once.
+  some pair or large group travel, once.  The client then walks each large group member by
+  member against the groups already connected, as the local engine does
+  (:mod:`canon.dedup.linking`), so both give the same pairs.
 - The client joins verified pairs into connected components.
 
 Signatures are per-document and deterministic, so the output equals the local engine's on the
@@ -27,8 +30,9 @@ from ..profile import Profile, get_profile
 from ..sketch import signatures
 from ..sources.collection import Failure, Item
 from ..sources.fetch import FetchOptions
+from .linking import BUCKET_LIMIT, Linked, walk
 from .settings import MinHashSettings, Reading
-from .stages import DedupResult, Entry, clusters, pairs_within, read_entries, verify
+from .stages import DedupResult, Entry, _UnionFind, clusters, pairs_within, read_entries, verify
 
 __all__ = ["DaskEngine", "connect", "dedup_dask"]
 
@@ -129,40 +133,61 @@ def dedup_dask(
     return _run(inputs, settings, reading, client, partitions)
 
 
-def _candidate_pairs(entries: Any, settings: MinHashSettings) -> list[tuple[int, int]]:
-    """Pairs sharing a band key: band records are shuffled so that equal keys meet."""
+def _candidates(
+    entries: Any, settings: MinHashSettings
+) -> tuple[list[tuple[int, int]], list[tuple[int, ...]]]:
+    """Pairs sharing a band key in groups of at most ``BUCKET_LIMIT``, and the larger groups
+    in the order the local engine walks them (by band, then key): band records are shuffled so
+    that equal keys meet."""
+    import dask
+
     bands, rows = settings.banding
-    return sorted(
+    groups = (
         entries.map_partitions(_band_records, settings.num_perm, settings.seed, bands, rows)
         .groupby(lambda record: (record[0], record[1]), shuffle="tasks")
-        .map(lambda group: [index for _, _, index in group[1]])
-        .filter(lambda members: len(members) > 1)
-        .map(pairs_within)
-        .flatten()
-        .distinct()
-        .compute()
+        .map(lambda group: (group[0], tuple(sorted(index for _, _, index in group[1]))))
+        .filter(lambda group: len(group[1]) > 1)
     )
+    small = groups.filter(lambda g: len(g[1]) <= BUCKET_LIMIT).map(lambda g: pairs_within(g[1]))
+    large = groups.filter(lambda g: len(g[1]) > BUCKET_LIMIT)
+    pairs, walked = dask.compute(small.flatten().distinct(), large)
+    return sorted(pairs), [members for _, members in sorted(walked)]
 
 
 def _verified_pairs(
-    entries: Any, candidates: list[tuple[int, int]], threshold: float, count: int
-) -> list[tuple[int, int, float]]:
-    """Candidates verified on the workers; only the sets of documents in some pair travel."""
+    entries: Any,
+    candidates: list[tuple[int, int]],
+    large: list[tuple[int, ...]],
+    threshold: float,
+    count: int,
+) -> tuple[list[tuple[int, int, float]], int]:
+    """Candidates verified on the workers (only the sets of documents in some pair or group
+    travel), then the large groups walked here, after every pair; the verified pairs and how
+    many pairs were checked."""
     import dask
     import dask.bag as db
 
-    if not candidates:
-        return []
-    needed = {i for pair in candidates for i in pair}
+    if not candidates and not large:
+        return [], 0
+    needed = {i for pair in candidates for i in pair} | {i for group in large for i in group}
     hashes = dict(
         entries.filter(lambda r: r[0] in needed).map(lambda r: (r[0], r[1].hashes)).compute()
     )
     lookup = dask.delayed(hashes, pure=True)
-    return sorted(
-        db.from_sequence(candidates, npartitions=min(count, len(candidates)))
-        .map_partitions(_verify, lookup, threshold)
-        .compute()
-    )
+    found = []
+    if candidates:
+        found = sorted(
+            db.from_sequence(candidates, npartitions=min(count, len(candidates)))
+            .map_partitions(_verify, lookup, threshold)
+            .compute()
+        )
+    linked = Linked(found, len(candidates))
+    forest = _UnionFind(max(needed) + 1)
+    for a, b, _ in found:
+        forest.union(a, b)
+    for members in large:
+        walk(np.array(members), hashes.__getitem__, threshold, forest, linked)
+    return sorted(linked.verified), linked.checked
 
 
 def _run(
@@ -187,10 +212,10 @@ def _run(
     meta = dict(entries.map(lambda r: (r[0], (r[1].source, r[1].chars))).compute())
     seconds["signatures"] = time.perf_counter() - start
     start = time.perf_counter()
-    candidates = _candidate_pairs(entries, settings)
+    candidates, large = _candidates(entries, settings)
     seconds["candidates"] = time.perf_counter() - start
     start = time.perf_counter()
-    verified = _verified_pairs(entries, candidates, settings.threshold, count)
+    verified, checked = _verified_pairs(entries, candidates, large, settings.threshold, count)
     seconds["verification"] = time.perf_counter() - start
     start = time.perf_counter()
     # Renumber so that document order is the input order, as in the local engine.
@@ -200,9 +225,7 @@ def _run(
     found = clusters([meta[i] for i in order], renumbered)
     seconds["components"] = time.perf_counter() - start
     bands, rows = settings.banding
-    result = DedupResult(
-        tuple(found), len(meta), len(candidates), len(verified), bands, rows, seconds
-    )
+    result = DedupResult(tuple(found), len(meta), checked, len(verified), bands, rows, seconds)
     return result, failures
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from ..measures import exact_jaccard
 from .stages import _UnionFind
 
-__all__ = ["BUCKET_LIMIT", "Buckets", "Linked", "buckets", "link"]
+__all__ = ["BUCKET_LIMIT", "Buckets", "Linked", "buckets", "link", "walk"]
 
 BUCKET_LIMIT = 64  # a bucket larger than this is walked, not paired out
 
@@ -85,7 +85,7 @@ class Linked:
     checked: int = 0
 
 
-def _walk(
+def walk(
     members: np.ndarray, sets: Sets, threshold: float, forest: _UnionFind, out: Linked
 ) -> None:
     """A large bucket, member by member against the groups of the members before it."""
@@ -124,5 +124,5 @@ def link(found: Buckets, sets: Sets, threshold: float) -> Linked:
             out.verified.append((a, b, similarity))
             forest.union(a, b)
     for members in found.large:
-        _walk(members, sets, threshold, forest, out)
+        walk(members, sets, threshold, forest, out)
     return out

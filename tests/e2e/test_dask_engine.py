@@ -52,6 +52,28 @@ def test_same_clusters_as_the_local_engine(client) -> None:
     assert len(local.clusters) > 30
 
 
+def test_a_bucket_of_many_copies_is_walked_not_paired_out(client) -> None:
+    """300 copies of one page (and near-copies of it) share every band: paired out, that is
+    44,850 pairs; walked against the groups already connected, a few thousand at most."""
+    entries = _entries(seed=5)[:60]
+    rng = np.random.default_rng(8)
+    page = entries[0].hashes
+    for i in range(300):
+        copy = (
+            page
+            if i % 3
+            else np.unique(np.concatenate([page[:-3], rng.integers(0, 2**63, 3, dtype=np.uint64)]))
+        )
+        entries.append(Entry(f"page{i}", copy, len(copy)))
+    local = dedup(entries, 0.8)
+    distributed, failures = dedup_dask(entries, 0.8, client=client, partitions=4)
+    assert failures == []
+    assert distributed.clusters == local.clusters
+    biggest = max(len(c.members) for c in local.clusters)
+    assert biggest == 301  # the page and its 300 copies
+    assert distributed.candidate_pairs < 10_000 and local.candidate_pairs < 10_000
+
+
 def test_sources_are_read_on_the_workers(client, tmp_path: Path, examples: Path) -> None:
     text = (examples / "original.txt").read_text("utf-8")
     (tmp_path / "a.txt").write_text(text, "utf-8")

@@ -65,8 +65,10 @@ def stored(db: Path) -> tuple[dict[str, list], Counter, set[tuple[int, str]], se
     pairs = set(zip(keys.tolist(), docs.tolist(), strict=True))
     rare = {h for h, c in zip(distinct.tolist(), common.tolist(), strict=True) if not c}
     looked_up = list(zip(found.tolist(), holders.tolist(), strict=True))
-    assert looked_up == sorted(looked_up)  # by hash, then document
-    assert set(looked_up) == {(h, d) for h, d in pairs if h in rare}
+    for doc in set(holders.tolist()):  # each document's rows in hash order
+        own = [h for h, d in looked_up if d == doc]
+        assert own == sorted(own)
+    assert sorted(looked_up) == sorted({(h, d) for h, d in pairs if h in rare})
     frequencies = Counter(dict(zip(distinct.tolist(), df.tolist(), strict=True)))
     heavy = {h for h, c in zip(distinct.tolist(), common.tolist(), strict=True) if c}
     return sentences, frequencies, {(h, names[d]) for h, d in pairs}, heavy

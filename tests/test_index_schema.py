@@ -67,11 +67,12 @@ def _crafted(path: Path, ddl: str) -> Path:
         ),
         (
             "CREATE TABLE profiles (id); CREATE TABLE documents (id); CREATE TABLE segments "
-            "(name, profile_id, rows, first_doc, last_doc); CREATE TABLE tombstones (doc_id);"
+            "(name, profile_id, rows, first_doc, last_doc, kind);"
+            "CREATE TABLE tombstones (profile_id, kind, doc_id);"
             "CREATE TABLE state (key, value);"
             "CREATE TABLE doc_sentences (id, sentences);"
             "CREATE TABLE doc_profiles (doc_id)",
-            "lacks the columns doc_profiles.hashes, doc_profiles.profile_id",
+            "lacks the columns doc_profiles.hashes, doc_profiles.id, doc_profiles.profile_id",
         ),
     ],
 )

@@ -19,7 +19,7 @@ from test_index import make_corpus
 import canon
 from canon import Index
 from canon.index.manifest import read_manifest
-from canon.index.schema import PROFILE_SLOTS, TABLES
+from canon.index.schema import TABLES
 from canon.index.segments import LEMMAS, folder_of
 from canon.index.upgrade import upgrade
 from canon.lsh import band_keys
@@ -53,6 +53,16 @@ CREATE TABLE lemma_postings (
 CREATE TABLE tombstones_v4 (
     doc_id INTEGER PRIMARY KEY
 );
+CREATE TABLE doc_profiles_v4 (
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    profile_id INTEGER NOT NULL REFERENCES profiles(id),
+    words INTEGER NOT NULL,
+    shingles INTEGER NOT NULL,
+    hashes BLOB NOT NULL,
+    signature BLOB NOT NULL,
+    sentences BLOB,
+    PRIMARY KEY (doc_id, profile_id)
+) WITHOUT ROWID;
 """
 
 # The postings table of schema version 3, as that version created it.
@@ -89,7 +99,8 @@ def _v4_rows(db: Path) -> tuple[list, list, list]:
 
 def as_version_4(db: Path) -> None:
     """Turn a version-5 index into the version-4 layout: bands and lemma tables in SQLite,
-    sentence blobs in ``doc_profiles``, tombstones by id alone, only shingle segments."""
+    ``doc_profiles`` keyed by document and profile with the sentence blobs in it, tombstones by
+    id alone, only shingle segments."""
     bands, lemmas, postings = _v4_rows(db)
     raw = sqlite3.connect(db, isolation_level=None)
     try:
@@ -100,12 +111,14 @@ def as_version_4(db: Path) -> None:
         raw.executemany("INSERT INTO bands VALUES (?,?,?,?)", bands)
         raw.executemany("INSERT INTO lemmas VALUES (?,?,?,?)", lemmas)
         raw.executemany("INSERT INTO lemma_postings VALUES (?,?,?,?)", postings)
-        raw.execute("ALTER TABLE doc_profiles ADD COLUMN sentences BLOB")
         raw.execute(
-            "UPDATE doc_profiles SET sentences = (SELECT s.sentences FROM doc_sentences s "
-            f"WHERE s.id = doc_profiles.doc_id * {PROFILE_SLOTS} + doc_profiles.profile_id)"
+            "INSERT INTO doc_profiles_v4 SELECT p.doc_id, p.profile_id, p.words, p.shingles, "
+            "p.hashes, p.signature, s.sentences FROM doc_profiles p "
+            "LEFT JOIN doc_sentences s ON s.id = p.id"
         )
         raw.execute("DROP TABLE doc_sentences")
+        raw.execute("DROP TABLE doc_profiles")
+        raw.execute("ALTER TABLE doc_profiles_v4 RENAME TO doc_profiles")
         raw.execute("INSERT INTO tombstones_v4 SELECT DISTINCT doc_id FROM tombstones")
         raw.execute("DROP TABLE tombstones")
         raw.execute("ALTER TABLE tombstones_v4 RENAME TO tombstones")

@@ -22,7 +22,7 @@ import numpy as np
 from ..errors import IndexFileError
 from ..index.connection import open_index, reading
 from ..index.rules import IndexedProfile, read_profiles
-from ..index.schema import unblob
+from ..index.schema import PROFILE_SLOTS, doc_key, unblob
 from ..lsh import band_keys
 from ..sketch import Signature
 from .reading import keys_of
@@ -32,9 +32,7 @@ from .stages import Entry
 __all__ = ["CHUNK", "IndexDocuments", "IndexReader", "KeySource"]
 
 CHUNK = 4096  # documents whose signatures or sets are read at once
-_JOIN = (
-    "FROM documents d JOIN doc_profiles p ON p.doc_id = d.id WHERE p.profile_id = ? ORDER BY d.id"
-)
+_JOIN = f"FROM documents d JOIN doc_profiles p ON p.id = d.id * {PROFILE_SLOTS} + ? ORDER BY d.id"
 
 
 @dataclass(frozen=True)
@@ -134,8 +132,8 @@ class IndexReader:
         self.reads += 1
         with reading(self.path):
             row = self._db.execute(  # type: ignore[union-attr]
-                "SELECT hashes FROM doc_profiles WHERE doc_id = ? AND profile_id = ?",
-                (int(self.ids[position]), self.profile.id),
+                "SELECT hashes FROM doc_profiles WHERE id = ?",
+                (doc_key(int(self.ids[position]), self.profile.id),),
             ).fetchone()
         return unblob(row[0])
 

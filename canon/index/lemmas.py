@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 
 from ..sentences import SentenceSets
-from .schema import PROFILE_SLOTS, sentence_key
+from .schema import PROFILE_SLOTS, doc_key
 
 __all__ = ["COMMON_LEMMA", "document_count", "sentence_sets", "sentence_tables"]
 
@@ -49,7 +49,7 @@ def _by_key(
 ) -> Iterator[tuple[int, bytes]]:
     """``(doc_id, blob)`` of the documents named that have sentences stored, by id."""
     for chunk in _chunks(sorted(set(doc_ids))):
-        keys = [sentence_key(doc, profile_id) for doc in chunk]
+        keys = [doc_key(doc, profile_id) for doc in chunk]
         marks = ",".join("?" * len(keys))
         rows = db.execute(
             f"SELECT id, sentences FROM doc_sentences WHERE id IN ({marks}) ORDER BY id", keys

@@ -20,7 +20,7 @@ from ..errors import IndexFileError
 from ..sketch import Signature
 from .manifest import read_manifest
 from .rules import IndexedProfile, read_profiles
-from .schema import unblob, unpack_text
+from .schema import PROFILE_SLOTS, doc_key, unblob, unpack_text
 from .segments import DOCS, HASHES, folder_of
 
 __all__ = [
@@ -147,9 +147,8 @@ def shingle_counts(
         marks = ",".join("?" * len(chunk))
         counts.update(
             db.execute(
-                f"SELECT doc_id, shingles FROM doc_profiles WHERE profile_id = ? "
-                f"AND doc_id IN ({marks})",
-                [profile.id, *chunk],
+                f"SELECT doc_id, shingles FROM doc_profiles WHERE id IN ({marks})",
+                [doc_key(doc, profile.id) for doc in chunk],
             )
         )
     return counts
@@ -161,8 +160,8 @@ def shingle_sets(
     """``(source, chars, hashes)`` of every document, hashes as sorted uint64."""
     cursor = db.execute(
         "SELECT d.source, d.chars, p.hashes FROM documents d JOIN doc_profiles p "
-        "ON p.doc_id = d.id WHERE p.profile_id = ? ORDER BY d.id",
-        (profile.id,),
+        "ON p.id = d.id * ? + ? ORDER BY d.id",
+        (PROFILE_SLOTS, profile.id),
     )
     for source, chars, hashes in cursor:
         yield source, chars, unblob(hashes)
@@ -176,9 +175,8 @@ def signed_sets(
     for chunk in _chunks(sorted(doc_ids)):
         marks = ",".join("?" * len(chunk))
         rows = db.execute(
-            f"SELECT doc_id, signature, hashes FROM doc_profiles WHERE profile_id = ? "
-            f"AND doc_id IN ({marks}) ORDER BY doc_id",
-            [profile.id, *chunk],
+            f"SELECT doc_id, signature, hashes FROM doc_profiles WHERE id IN ({marks}) ORDER BY id",
+            [doc_key(doc, profile.id) for doc in chunk],
         )
         result += [(doc, Signature.from_bytes(sig), unblob(h)) for doc, sig, h in rows]
     return result

@@ -8,14 +8,16 @@ content lemmas); this file keeps their manifest.
 - ``profiles``: each profile the index was built with: name, fingerprint, settings, k, step.
 - ``documents``: source, title, added time, content hash, extraction method, length, and the
   main text compressed with zstd (NULL when the add was told not to store it).
-- ``doc_profiles``: per document and profile, the canonical word and distinct-shingle counts,
-  the document's sorted shingle hashes as one little-endian uint64 blob (for exact Jaccard in
-  dedup and near-duplicate checks) and its MinHash signature.
+- ``doc_profiles``: per document and profile, keyed by ``doc_id * 256 + profile_id``
+  (:func:`doc_key`), the canonical word and distinct-shingle counts, the document's sorted
+  shingle hashes as one little-endian uint64 blob (for exact Jaccard in dedup and
+  near-duplicate checks) and its MinHash signature.  A rowid table: a row of a few KB lies in
+  one leaf page (a ``WITHOUT ROWID`` table keeps about 1 KB of it there and the rest in an
+  overflow page of its own, a third of the file's pages wasted).
 - ``doc_sentences``: under a profile with morphology (lemma, stem), each document's sentences
   as character spans and content-lemma hash sets (``canon.sentences.SentenceSets`` bytes),
-  keyed by ``doc_id * 256 + profile_id`` (:func:`sentence_key`): a table of its own, so that
-  the sentences of a check's candidates are read from a leaf page each, not from the end of
-  a long ``doc_profiles`` row.
+  under the same key: a table of its own, so that the sentences of a check's candidates are
+  read without the rest of their rows.
 - ``segments``: the manifest of the postings segments: each file's name, profile, kind (which
   stream), rows and the range of document ids it holds.  A segment is listed in the same
   transaction that stores its documents (or, for a merged one, drops the segments it replaces).
@@ -60,11 +62,11 @@ __all__ = [
     "check_schema",
     "create_schema",
     "create_tables",
+    "doc_key",
+    "doc_keys",
     "is_blank",
     "older_message",
     "pack_text",
-    "sentence_key",
-    "sentence_keys",
     "signed",
     "unblob",
     "unpack_text",
@@ -115,6 +117,15 @@ KIND_DDL = "ALTER TABLE segments ADD COLUMN kind INTEGER NOT NULL DEFAULT 0"
 
 # What version 5 added (``canon index upgrade`` creates it in older files).
 V5_DDL = """
+CREATE TABLE doc_profiles (
+    id INTEGER PRIMARY KEY,
+    doc_id INTEGER NOT NULL,
+    profile_id INTEGER NOT NULL,
+    words INTEGER NOT NULL,
+    shingles INTEGER NOT NULL,
+    hashes BLOB NOT NULL,
+    signature BLOB NOT NULL
+);
 CREATE TABLE doc_sentences (
     id INTEGER PRIMARY KEY,
     sentences BLOB NOT NULL
@@ -147,15 +158,6 @@ CREATE TABLE documents (
     final_url TEXT,
     text BLOB
 );
-CREATE TABLE doc_profiles (
-    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    profile_id INTEGER NOT NULL REFERENCES profiles(id),
-    words INTEGER NOT NULL,
-    shingles INTEGER NOT NULL,
-    hashes BLOB NOT NULL,
-    signature BLOB NOT NULL,
-    PRIMARY KEY (doc_id, profile_id)
-) WITHOUT ROWID;
 """
     + SEGMENTS_DDL
     + V5_DDL
@@ -180,15 +182,15 @@ def signed(hashes: np.ndarray) -> list[int]:
     return hashes.astype(np.uint64).view(np.int64).tolist()
 
 
-def sentence_key(doc_id: int, profile_id: int) -> int:
-    """The ``doc_sentences`` key of a document's sentences under a profile."""
+def doc_key(doc_id: int, profile_id: int) -> int:
+    """The key of a document's ``doc_profiles`` and ``doc_sentences`` rows under a profile."""
     if not 0 < profile_id < PROFILE_SLOTS:
         raise ValueError(f"profile id {profile_id} is outside 1..{PROFILE_SLOTS - 1}")
     return doc_id * PROFILE_SLOTS + profile_id
 
 
-def sentence_keys(doc_id: int) -> tuple[int, int]:
-    """The first and last ``doc_sentences`` key a document's sentences may have."""
+def doc_keys(doc_id: int) -> tuple[int, int]:
+    """The first and last key a document's rows may have."""
     return doc_id * PROFILE_SLOTS, doc_id * PROFILE_SLOTS + PROFILE_SLOTS - 1
 
 

@@ -32,11 +32,16 @@ class _Hits:
 
 
 def _ranges(segments: list[Mapped], probes: np.ndarray) -> _Hits:
+    """Each sorted probe's rows in each segment: one binary search for where it would be, a
+    second one only for the probes found there (most shingles of a draft are in no segment)."""
     counts = np.zeros(len(probes), dtype=np.int64)
     ranges = []
     for seg in segments:
         lo = np.searchsorted(seg.hashes, probes, side="left")
-        hi = np.searchsorted(seg.hashes, probes, side="right")
+        found = np.flatnonzero(lo < seg.info.rows)
+        found = found[np.asarray(seg.hashes[lo[found]]) == probes[found]]
+        hi = lo.copy()
+        hi[found] = np.searchsorted(seg.hashes, probes[found], side="right")
         counts += hi - lo
         ranges.append((seg, lo, hi))
     return _Hits(ranges, counts)

@@ -236,13 +236,13 @@ class Index:
         self, profile: IndexedProfile, hashes: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """``(hashes, doc_ids)``: a row for every document holding one of ``hashes`` (none for
-        a common lemma), found by binary search; by hash, then document."""
+        a common lemma), found by binary search.  A document's postings are all in one segment,
+        so its rows come in hash order (sums over them do not depend on the segments)."""
         with self._reading():
             found, docs, _ = self._current().lookup(
                 (profile.id, LEMMAS), hashes, lemmas.COMMON_LEMMA
             )
-        order = np.lexsort((docs, found))
-        return found[order], docs[order]
+        return found, docs
 
     def sentence_sets(
         self, profile: IndexedProfile, doc_ids: Iterable[int] | None = None

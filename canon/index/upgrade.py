@@ -10,7 +10,8 @@ segments are written from it, a run of documents at a time, and fsynced:
   common lemmas, the blobs hold every one).
 
 Then one transaction, under the write lock, creates the new tables (and the manifest's ``kind``
-column), moves the sentence blobs into ``doc_sentences``, lists the segments, drops the old
+column), moves the ``doc_profiles`` rows into the keyed table of version 5 and their sentence
+blobs into ``doc_sentences``, lists the segments, drops the old
 tables and marks the file version 5.  A kill before that commit leaves the old file and
 unlisted segment files (deleted when the upgrade is run again); after it, a version-5 index.
 The freed pages are then given back (``VACUUM``) and the segments merged by the tiered policy.
@@ -133,6 +134,23 @@ def _tombstones_by_stream(db: sqlite3.Connection) -> None:
     db.execute("DROP TABLE tombstones_v4")
 
 
+def _rows_by_key(db: sqlite3.Connection) -> None:
+    """The old ``doc_profiles`` rows into the new keyed tables, its sentences apart."""
+    db.execute("ALTER TABLE doc_profiles RENAME TO doc_profiles_v4")
+    create_tables(db, V5_DDL)
+    db.execute(
+        "INSERT INTO doc_profiles SELECT doc_id * ? + profile_id, doc_id, profile_id, words, "
+        "shingles, hashes, signature FROM doc_profiles_v4 ORDER BY doc_id, profile_id",
+        (PROFILE_SLOTS,),
+    )
+    db.execute(
+        "INSERT INTO doc_sentences SELECT doc_id * ? + profile_id, sentences FROM "
+        "doc_profiles_v4 WHERE sentences IS NOT NULL ORDER BY doc_id, profile_id",
+        (PROFILE_SLOTS,),
+    )
+    db.execute("DROP TABLE doc_profiles_v4")
+
+
 def _to_version_5(db: sqlite3.Connection, staged: Staged, version: int) -> list[SegmentInfo]:
     """The steps of the migration, inside its transaction; the segments it wrote."""
     written = []
@@ -145,17 +163,11 @@ def _to_version_5(db: sqlite3.Connection, staged: Staged, version: int) -> list[
         _tombstones_by_stream(db)
     written += _from_bands(db, staged)
     written += _from_blobs(db, staged, "sentences", LEMMAS)
-    create_tables(db, V5_DDL)
-    db.execute(
-        "INSERT INTO doc_sentences SELECT doc_id * ? + profile_id, sentences FROM doc_profiles "
-        "WHERE sentences IS NOT NULL ORDER BY doc_id, profile_id",
-        (PROFILE_SLOTS,),
-    )
+    _rows_by_key(db)
     add_segments(db, written)
     take_doc_ids(db, 0)  # ids go on from the highest one
     for table in ("bands", "lemma_postings", "lemmas"):
         db.execute(f"DROP TABLE {table}")
-    db.execute("ALTER TABLE doc_profiles DROP COLUMN sentences")
     return written
 
 

@@ -24,7 +24,7 @@ from ..shingle import keep_sampled
 from ..sketch import Signature, signatures
 from .manifest import add_segments, take_doc_ids, tombstone
 from .rules import IndexedProfile
-from .schema import blob, sentence_key, sentence_keys
+from .schema import blob, doc_key, doc_keys
 from .segments import BANDS, LEMMAS, SHINGLES, Staged, sort_postings
 
 __all__ = ["Prepared", "delete_sources", "insert_batch"]
@@ -145,8 +145,16 @@ def insert_batch(
             sketch = sketches[fingerprint]
             signature = sketch.signatures[position].to_bytes()
             db.execute(
-                "INSERT INTO doc_profiles VALUES (?,?,?,?,?,?)",
-                (doc_id, profile_id, words, len(hashes), blob(hashes), signature),
+                "INSERT INTO doc_profiles VALUES (?,?,?,?,?,?,?)",
+                (
+                    doc_key(doc_id, profile_id),
+                    doc_id,
+                    profile_id,
+                    words,
+                    len(hashes),
+                    blob(hashes),
+                    signature,
+                ),
             )
             rows.add((profile_id, SHINGLES), doc_id, hashes)
             rows.add((profile_id, BANDS), doc_id, sketch.keys[position])
@@ -154,7 +162,7 @@ def insert_batch(
             if sentences is not None:
                 db.execute(
                     "INSERT INTO doc_sentences VALUES (?,?)",
-                    (sentence_key(doc_id, profile_id), sentences.to_bytes()),
+                    (doc_key(doc_id, profile_id), sentences.to_bytes()),
                 )
                 rows.add((profile_id, LEMMAS), doc_id, sentences.distinct())
     rows.insert(db, staged)
@@ -162,8 +170,8 @@ def insert_batch(
 
 
 def _delete_document(db: sqlite3.Connection, doc_id: int) -> None:
-    db.execute("DELETE FROM doc_sentences WHERE id BETWEEN ? AND ?", sentence_keys(doc_id))
-    db.execute("DELETE FROM doc_profiles WHERE doc_id = ?", (doc_id,))
+    db.execute("DELETE FROM doc_sentences WHERE id BETWEEN ? AND ?", doc_keys(doc_id))
+    db.execute("DELETE FROM doc_profiles WHERE id BETWEEN ? AND ?", doc_keys(doc_id))
     db.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
 
 

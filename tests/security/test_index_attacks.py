@@ -78,11 +78,12 @@ def overwritten_table(good: Path, bad: Path) -> None:
 
 
 def scribbled(good: Path, bad: Path) -> None:
-    """300 random bytes written into every page after the schema page."""
+    """300 random bytes written over the start of every page after the schema page (its header
+    and cell pointers: a page holding one large row has nothing but free space further on)."""
     data = bytearray(good.read_bytes())
     size, rng = _page_size(data), random.Random(3)
     for start in range(size, len(data), size):
-        data[start + 100 : start + 400] = rng.randbytes(300)
+        data[start : start + 300] = rng.randbytes(300)
     bad.write_bytes(data)
     _copy_segments(good, bad)
 

@@ -19,11 +19,9 @@ from __future__ import annotations
 import dataclasses
 import gc
 import multiprocessing
-from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, islice
-from typing import Any
 
 import numpy as np
 
@@ -36,6 +34,7 @@ from ..sources.collection import Failure, Item
 from ..sources.documents import Document
 from ..sources.items import Fetched, fetched_ahead, item_document
 from ..text.lemmatize import is_known
+from ..workers import in_order
 from .settings import MinHashSettings, Reading
 
 __all__ = ["BLOCK_ITEMS", "Block", "keys_of", "read_block", "read_blocks", "read_stream"]
@@ -171,13 +170,7 @@ def _in_workers(
     finally:
         gc.unfreeze()
     try:
-        pending: deque[Any] = deque()
-        for block in blocks:
-            pending.append(pool.apply_async(_work, (block,)))
-            if len(pending) >= AHEAD * workers:
-                yield pending.popleft().get()
-        while pending:
-            yield pending.popleft().get()
+        yield from in_order(pool, _work, blocks, AHEAD * workers)
         pool.close()  # a normal end: each worker writes its lemmas as it exits
     except BaseException:
         pool.terminate()

@@ -1,13 +1,14 @@
-"""SOURCE arguments → documents in an index, a batch a transaction, progress through a callback."""
+"""SOURCE arguments → documents in an index, streamed, a batch a transaction, progress through a
+callback."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..profile import Profile, get_profile
-from ..sources.collection import Failure, Item, expand
+from ..sources.collection import Failure, Item, count_entries, expand
 from ..sources.fetch import FetchOptions
 from .merging import Merger
 from .prepare import Skipped, prepare_all
@@ -29,7 +30,10 @@ class AddReport:
 
 @dataclass(frozen=True)
 class Progress:
-    """How far an add has come: ``done`` of ``total`` items, after ``seconds``."""
+    """How far an add has come: ``done`` of the ``total`` entries the sources name, after
+    ``seconds``.  An entry is a document, or a record that repeats a source or cannot be
+    read; ``total`` is counted before the add without reading a text (a JSON Lines file's
+    non-blank lines), and the last progress of an add has ``done == total``."""
 
     done: int
     total: int
@@ -73,14 +77,50 @@ def _window(winnow: int | None) -> int:
     return 1 if winnow is None else winnow
 
 
-def _unique_items(sources: Sequence[str], failures: list[Failure]) -> list[Item]:
-    unique: dict[str, Item] = {}
-    for entry in expand(sources):
-        if isinstance(entry, Failure):
-            failures.append(entry)
-        else:
-            unique.setdefault(entry.source, entry)  # a source named twice is read once
-    return list(unique.values())
+@dataclass
+class _Entries:
+    """The items the SOURCE arguments name, taken one at a time as they are read: a source
+    named again is dropped (its first entry is the one read), what cannot even be listed goes
+    to ``failures``.  Only the names seen are kept, not the texts.  ``passed`` counts the
+    entries taken so far that give no item (failures and repeats)."""
+
+    sources: Sequence[str]
+    failures: list[Failure]
+    passed: int = 0
+
+    def __iter__(self) -> Iterator[Item]:
+        seen: set[str] = set()
+        for entry in expand(self.sources):
+            if isinstance(entry, Failure):
+                self.failures.append(entry)
+                self.passed += 1
+            elif entry.source in seen:
+                self.passed += 1  # a source named twice is read once
+            else:
+                seen.add(entry.source)
+                yield entry
+
+
+@dataclass
+class _Counting:
+    """What ``on_progress`` hears as results are written: the entries done (the results and
+    the entries that give none) of those the sources name, counted first."""
+
+    on_progress: Callable[[Progress], None] | None
+    entries: _Entries
+    start: float
+    total: int = 0
+
+    def __post_init__(self) -> None:
+        if self.on_progress is not None:
+            self.total = count_entries(self.entries.sources)
+
+    def __call__(self, results: int, *, end: bool = False) -> None:
+        if self.on_progress is None:
+            return
+        done = results + self.entries.passed
+        total = done if end else max(self.total, done)  # at the end, what there was
+        self.on_progress(Progress(done, total, time.perf_counter() - self.start))
 
 
 @dataclass
@@ -140,25 +180,26 @@ def add_sources(
 
     Rules not given are the index's own (see :func:`index_rules`).  A failing source is
     reported and the others still go in; a crash loses at most the batch being written, and
-    running the same command again finishes the rest.  ``on_progress`` is called after each
-    item.  Several processes may add to one index at once, a new one too.  ``sample`` (mod-m
-    sampling) or ``winnow`` (winnowing's window) thin a new index's postings.  With
-    ``store_text`` (the default) the index keeps each document's main text, compressed, so a
-    check can show the source's passages beside the draft's.  With ``merge`` (the default)
-    the postings segments are merged in a background thread as batches come in (see
-    :mod:`canon.index.merging`); the add returns once the merges due are done.
+    running the same command again finishes the rest.  The sources are read as the add goes:
+    only the documents in flight (about a batch, see :func:`~canon.index.prepare.prepare_all`),
+    the batch being written and the names of the sources seen are held, so a corpus of any
+    size is added in bounded memory; a source named twice is read once, at its first entry.
+    ``on_progress`` is called after each item (its ``total`` counted first, see
+    :class:`Progress`).  Several processes may add to one index at once, a new one too.
+    ``sample`` (mod-m sampling) or ``winnow`` (winnowing's window) thin a new index's
+    postings.  With ``store_text`` (the default) the index keeps each document's main text,
+    compressed, so a check can show the source's passages beside the draft's.  With ``merge``
+    (the default) the postings segments are merged in a background thread as batches come in
+    (see :mod:`canon.index.merging`); the add returns once the merges due are done.
     """
     start = time.perf_counter()
     profiles, k, step, sample, winnow = index_rules(index, profiles, k, step, sample, winnow)
     indexed = index.use_profiles(profiles, k, step, sample, winnow)
     failures: list[Failure] = []
-    items = _unique_items(sources, failures)
+    items = _Entries(sources, failures)
     merger = Merger(index.path) if merge else None
     writer = _Writer(index, indexed, index.content_hashes(), batch, failures, merger)
-
-    def progress(done: int) -> None:
-        if on_progress is not None:
-            on_progress(Progress(done, len(items), time.perf_counter() - start))
+    progress = _Counting(on_progress, items, start)
 
     try:
         _run(writer, items, profiles, k, step, whole_page, fetch_options, workers, store_text,
@@ -175,7 +216,7 @@ def add_sources(
 
 def _run(
     writer: _Writer,
-    items: list[Item],
+    items: Iterable[Item],
     profiles: list[Profile],
     k: int,
     step: int,
@@ -183,7 +224,7 @@ def _run(
     fetch_options: FetchOptions | None,
     workers: int,
     store_text: bool,
-    progress: Callable[[int], None],
+    progress: _Counting,
 ) -> None:
     results = prepare_all(
         items,
@@ -197,8 +238,12 @@ def _run(
         sample=writer.profiles[0].sample,
         winnow=writer.profiles[0].winnow,
         store_text=store_text,
+        ahead=writer.batch,  # the workers go on while a batch is written
     )
-    for done, result in enumerate(results, 1):
+    done = 0
+    for result in results:
         writer.take(result)
+        done += 1
         progress(done)
     writer.flush()
+    progress(done, end=True)

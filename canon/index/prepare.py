@@ -5,17 +5,20 @@ Under a profile with morphology, a document's sentences are also split and kept 
 is that preparation of one text; the site audit prepares its pages with it too.
 
 Each worker process gets the job (profiles, k, step, sampling, how to read) once, at start;
-items go out and prepared documents come back in order.  The URLs among the items are fetched
-first, many at once, through one shared pool (:func:`canon.sources.fetchall.fetch_all`), and
-the workers get their pages: fetching does not wait for reading, nor reading for fetching.
+items go out a few blocks per worker at a time (:func:`canon.workers.in_order`) and prepared
+documents come back in order, so an input is read only as far ahead as those blocks: memory
+follows the blocks in flight, not the input.  The URLs among the items are fetched first, a
+block at a time, many at once, through one shared pool (:func:`canon.sources.fetchall.fetch_all`),
+and the workers get their pages: fetching does not wait for reading, nor reading for fetching.
 """
 
 from __future__ import annotations
 
 import hashlib
 import multiprocessing
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain, islice
 
 import numpy as np
 
@@ -28,11 +31,15 @@ from ..sources.collection import Failure, Item
 from ..sources.documents import Document
 from ..sources.fetch import FetchOptions
 from ..sources.items import Fetched, fetched_ahead, item_document
+from ..workers import in_order
 from .rules import kept_windows
 from .schema import pack_text
 from .writes import Prepared
 
-__all__ = ["Shingled", "Skipped", "prepare_all", "shingle_profiles"]
+__all__ = ["AHEAD", "BLOCK_ITEMS", "Shingled", "Skipped", "prepare_all", "shingle_profiles"]
+
+BLOCK_ITEMS = 4  # items a worker prepares per job
+AHEAD = 4  # jobs out per worker at least
 
 
 @dataclass(frozen=True)
@@ -156,13 +163,18 @@ def _init(job: _Job) -> None:
     _job = job
 
 
-def _work(item: Item | Fetched) -> Prepared | Failure | Skipped:
+def _work(block: list[Item | Fetched]) -> list[Prepared | Failure | Skipped]:
     assert _job is not None
-    return _prepare_item(item, _job)
+    return [_prepare_item(item, _job) for item in block]
+
+
+def _blocks(items: Iterator[Item | Fetched]) -> Iterator[list[Item | Fetched]]:
+    while block := list(islice(items, BLOCK_ITEMS)):
+        yield block
 
 
 def prepare_all(
-    items: Sequence[Item],
+    items: Iterable[Item],
     profiles: Sequence[Profile],
     *,
     k: int,
@@ -174,9 +186,16 @@ def prepare_all(
     sample: int = 1,
     store_text: bool = True,
     winnow: int = 1,
+    ahead: int = 0,
 ) -> Iterator[Prepared | Failure | Skipped]:
     """Read and canonicalize ``items``, in ``workers`` processes, yielding results in order.
 
+    Items are taken from ``items`` only as results are taken back: at most ``ahead`` items
+    (but ``AHEAD`` blocks of ``BLOCK_ITEMS`` per worker at least) are out at once, and a
+    block of :func:`~canon.sources.items.fetched_ahead` before them, so an input of any length
+    is prepared in bounded memory.  A consumer that stops to write a batch should ask for that
+    many ahead, so the workers go on meanwhile.  An input of fewer than two items per worker
+    is prepared here, in this process.
     ``known`` maps sources to the content hash already indexed: those are :class:`Skipped`.
     With ``store_text``, each document carries its text compressed, for the index to keep.
     """
@@ -192,13 +211,16 @@ def prepare_all(
         winnow,
     )
     ready = fetched_ahead(items, job.fetch_options)
-    if workers <= 1 or len(items) < 2 * workers:
-        for item in ready:
+    first = list(islice(ready, 2 * workers))
+    if workers <= 1 or len(first) < 2 * workers:
+        for item in chain(first, ready):
             yield _prepare_item(item, job)
         return
     pool = multiprocessing.get_context("fork").Pool(workers, _init, (job,))
     try:
-        yield from pool.imap(_work, ready, chunksize=4)
+        jobs = max(AHEAD * workers, -(-ahead // BLOCK_ITEMS))
+        for results in in_order(pool, _work, _blocks(chain(first, ready)), jobs):
+            yield from results
         pool.close()  # a normal end: each worker writes the lemmas it learned to the cache
     except BaseException:
         pool.terminate()

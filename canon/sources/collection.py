@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .fetch import is_url
 
-__all__ = ["FOLDER_SUFFIXES", "Failure", "Item", "expand"]
+__all__ = ["FOLDER_SUFFIXES", "Failure", "Item", "count_entries", "expand"]
 
 FOLDER_SUFFIXES = frozenset({".txt", ".md", ".html", ".htm", ".docx"})
 
@@ -79,8 +79,17 @@ def _jsonl(path: Path) -> Iterator[Item | Failure]:
             yield Failure(where, 'expected {"id": ..., "text": ...} or {"url": ..., "html": ...}')
 
 
+def _is_jsonl(source: str) -> bool:
+    """Whether :func:`expand` reads ``source`` as a JSON Lines file."""
+    if source.startswith("@") or is_url(source) or source == "-":
+        return False
+    path = Path(source)
+    return path.suffix.lower() == ".jsonl" and path.is_file()
+
+
 def expand(sources: Iterable[str]) -> Iterator[Item | Failure]:
-    """Every document the SOURCE arguments name, in order."""
+    """Every document the SOURCE arguments name, in order, one at a time: a JSON Lines file is
+    read a line at a time, so only the entry being taken is held."""
     for source in sources:
         path = Path(source[1:] if source.startswith("@") else source)
         if source.startswith("@"):
@@ -91,7 +100,43 @@ def expand(sources: Iterable[str]) -> Iterator[Item | Failure]:
             for found in sorted(p for p in path.rglob("*") if p.is_file()):
                 if found.suffix.lower() in FOLDER_SUFFIXES:
                     yield Item(str(found))
-        elif path.suffix.lower() == ".jsonl" and path.is_file():
+        elif _is_jsonl(source):
             yield from _jsonl(path)
         else:
             yield Item(source)
+
+
+def _blank(raw: bytes) -> bool:
+    """Whether :func:`_jsonl` skips a line, decoding only a line that is not a record's."""
+    stripped = raw.strip()
+    if stripped[:1] == b"{" or not stripped:
+        return not stripped
+    return not raw.decode("utf-8", "replace").strip()
+
+
+def _records(path: Path) -> int:
+    """The entries :func:`_jsonl` makes of a file: its lines but the blank ones, counted
+    without parsing them (a line that cannot be decoded counts as one, and so do the lines
+    after it, which :func:`_jsonl` never reaches)."""
+    count = 0
+    try:
+        with path.open("rb") as file:
+            for raw in file:
+                count += not _blank(raw)
+    except OSError:
+        return count + 1  # expand ends the file with a Failure
+    return count
+
+
+def count_entries(sources: Iterable[str]) -> int:
+    """How many entries (Items and Failures) :func:`expand` yields for ``sources``, found
+    without holding a text: a JSON Lines file's non-blank lines are counted, not parsed (a
+    file that cannot be decoded to its end makes the count larger than what :func:`expand`
+    yields); a folder or a list is listed."""
+    total = 0
+    for source in sources:
+        if _is_jsonl(source):
+            total += _records(Path(source))
+        else:
+            total += sum(1 for _ in expand([source]))
+    return total

@@ -1,14 +1,17 @@
 """Items of a collection → Documents, the URLs among them fetched ahead, several at once.
 
-``canon index add`` and ``canon dedup`` read items in worker processes; a batch's URLs are
-fetched together first (:func:`fetched_ahead`, through the shared keep-alive pool), and each
-item, fetched or not, becomes a Document the same way (:func:`item_document`).
+``canon index add`` and ``canon dedup`` read items in worker processes; the URLs of a block of
+consecutive items are fetched together first (:func:`fetched_ahead`, through the shared
+keep-alive pool), a block at a time so an input of any length is held a block at most, and
+each item, fetched or not, becomes a Document the same way (:func:`item_document`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from contextlib import closing
 from dataclasses import dataclass
+from itertools import islice
 
 from ..errors import InputError
 from .collection import Item
@@ -16,7 +19,9 @@ from .documents import Document, page_document, read_source
 from .extract import extract_html
 from .fetch import FetchOptions, Page, is_url
 
-__all__ = ["Fetched", "fetched_ahead", "item_document"]
+__all__ = ["FETCH_BLOCK", "Fetched", "fetched_ahead", "item_document"]
+
+FETCH_BLOCK = 128  # consecutive items whose URLs are fetched together
 
 
 @dataclass(frozen=True)
@@ -33,24 +38,31 @@ def _fetches(item: Item) -> bool:
 
 
 def fetched_ahead(items: Iterable[Item], options: FetchOptions) -> Iterator[Item | Fetched]:
-    """The items in order, each URL's page fetched ahead (concurrently) when there are
-    several."""
-    items = list(items)
+    """The items in order, the URLs among each block of ``FETCH_BLOCK`` consecutive items
+    fetched ahead, concurrently, when it has several: only a block is held, whatever the
+    length of ``items``."""
+    iterator = iter(items)
+    while block := list(islice(iterator, FETCH_BLOCK)):
+        yield from _fetched_block(block, options)
+
+
+def _fetched_block(items: list[Item], options: FetchOptions) -> Iterator[Item | Fetched]:
     urls = [item.source for item in items if _fetches(item)]
     if len(urls) < 2:
         yield from items
         return
     from .fetchall import fetch_all
 
-    pages = dict(fetch_all(urls, options))
-    for item in items:
-        page = pages.get(item.source) if _fetches(item) else None
-        if page is None:
-            yield item
-        elif isinstance(page, Page):
-            yield Fetched(item.source, page)
-        else:
-            yield Fetched(item.source, None, str(page))
+    with closing(fetch_all(urls, options)) as pages:  # in the order of the URLs
+        for item in items:
+            if not _fetches(item):
+                yield item
+                continue
+            _, page = next(pages)
+            if isinstance(page, Page):
+                yield Fetched(item.source, page)
+            else:
+                yield Fetched(item.source, None, str(page))
 
 
 def item_document(

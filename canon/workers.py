@@ -6,16 +6,42 @@ writing batches to SQLite) lets finished results pile up without bound.  :func:`
 hands a job out only as a result is taken back: at most ``ahead`` jobs are out at once, and
 the input is read no further ahead than that.  ``canon index add`` and ``canon dedup`` read
 their items through it, a block of items a job.
+
+A pool's workers wait for jobs on a pipe whose writing end they hold themselves (a fork copies
+it), so when their parent is killed (SIGKILL, the OOM killer) they would wait for ever: every
+pool's initializer calls :func:`die_with_parent` first.
 """
 
 from __future__ import annotations
 
+import ctypes
+import os
+import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.pool import AsyncResult, Pool
 from typing import TypeVar
 
-__all__ = ["in_order"]
+__all__ = ["die_with_parent", "in_order"]
+
+_PR_SET_PDEATHSIG = 1  # prctl(2) option: a signal for this process when its parent dies
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """Have the kernel kill this worker process when its parent dies (Linux; elsewhere
+    nothing).  ``parent``: the pid it was forked from, so that a parent already gone by now
+    ends the worker at once."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
 
 J = TypeVar("J")
 R = TypeVar("R")

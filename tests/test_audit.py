@@ -17,6 +17,7 @@ import zipfile
 from itertools import combinations
 from pathlib import Path
 
+import psutil
 import pytest
 from audit_site import serve
 from click.testing import CliRunner
@@ -360,8 +361,11 @@ def test_a_killed_audit_resumes_where_it_stopped(tmp_path: Path) -> None:
         while _done(out / "audit.db") < 20 and time.monotonic() < deadline:
             assert child.poll() is None, child.communicate()
             time.sleep(0.05)
+        workers = psutil.Process(child.pid).children(recursive=True)
         child.send_signal(signal.SIGKILL)
         child.wait(10)
+        _, alive = psutil.wait_procs(workers, timeout=10)
+        assert workers and alive == []  # its worker process dies with it
         with State(out / "audit.db", readonly=True) as state:
             kept = {p.url for p in state.pages()}
         asked_before = list(site.log.requests)

@@ -9,6 +9,7 @@ same audit again on a ``DIR`` whose crawl was stopped goes on where it stopped;
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from ..errors import IndexFileError, OutputError
 from ..index.store import Index
 from ..profile import get_profile
 from ..sources.crawl.page import ContentArea
+from ..workers import die_with_parent
 from .analysis import Findings, analyse
 from .crawl import CrawlProgress, CrawlReport, crawl
 from .outputs import write_clusters, write_csv, write_xlsx
@@ -63,7 +65,12 @@ def _warm() -> None:
 def _executor(workers: int) -> ProcessPoolExecutor:
     # Forked before the event loop and its threads exist: every worker starts at the first
     # submit, so one warm-up task starts them all here.
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    pool = ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    )
     pool.submit(_warm).result()
     return pool
 

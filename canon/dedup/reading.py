@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import multiprocessing
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, islice
@@ -34,7 +35,7 @@ from ..sources.collection import Failure, Item
 from ..sources.documents import Document
 from ..sources.items import Fetched, fetched_ahead, item_document
 from ..text.lemmatize import is_known
-from ..workers import in_order
+from ..workers import die_with_parent, in_order
 from .settings import MinHashSettings, Reading
 
 __all__ = ["BLOCK_ITEMS", "Block", "keys_of", "read_block", "read_blocks", "read_stream"]
@@ -133,8 +134,9 @@ _reading: Reading | None = None
 _minhash: MinHashSettings | None = None
 
 
-def _init(reading: Reading, minhash: MinHashSettings | None) -> None:
+def _init(reading: Reading, minhash: MinHashSettings | None, parent: int) -> None:
     global _reading, _minhash
+    die_with_parent(parent)
     _reading, _minhash = reading, minhash
 
 
@@ -166,7 +168,9 @@ def _in_workers(
     # writes to every object it visits, which would copy each page shared after the fork.
     gc.freeze()
     try:
-        pool = multiprocessing.get_context("fork").Pool(workers, _init, (reading, minhash))
+        pool = multiprocessing.get_context("fork").Pool(
+            workers, _init, (reading, minhash, os.getpid())
+        )
     finally:
         gc.unfreeze()
     try:

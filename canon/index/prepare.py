@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, islice
@@ -31,7 +32,7 @@ from ..sources.collection import Failure, Item
 from ..sources.documents import Document
 from ..sources.fetch import FetchOptions
 from ..sources.items import Fetched, fetched_ahead, item_document
-from ..workers import in_order
+from ..workers import die_with_parent, in_order
 from .rules import kept_windows
 from .schema import pack_text
 from .writes import Prepared
@@ -158,8 +159,9 @@ def _prepare_item(item: Item | Fetched, job: _Job) -> Prepared | Failure | Skipp
 _job: _Job | None = None
 
 
-def _init(job: _Job) -> None:
+def _init(job: _Job, parent: int) -> None:
     global _job
+    die_with_parent(parent)
     _job = job
 
 
@@ -216,7 +218,7 @@ def prepare_all(
         for item in chain(first, ready):
             yield _prepare_item(item, job)
         return
-    pool = multiprocessing.get_context("fork").Pool(workers, _init, (job,))
+    pool = multiprocessing.get_context("fork").Pool(workers, _init, (job, os.getpid()))
     try:
         jobs = max(AHEAD * workers, -(-ahead // BLOCK_ITEMS))
         for results in in_order(pool, _work, _blocks(chain(first, ready)), jobs):

@@ -12,6 +12,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import psutil
 import pytest
 from test_index import make_corpus
 
@@ -189,8 +190,12 @@ def test_sigkill_mid_add_loses_nothing_committed(tmp_path: Path) -> None:
     while _count(db) < 50 and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
     assert process.poll() is None, "the add finished before it could be killed"
+    workers = psutil.Process(process.pid).children(recursive=True)
+    assert len(workers) >= 2
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
+    _, alive = psutil.wait_procs(workers, timeout=10)
+    assert alive == []  # the workers die with their parent, not wait for ever on their pipe
 
     committed = _count(db)
     assert 50 <= committed < 400 and committed % 25 == 0

@@ -385,3 +385,34 @@ def test_set_phrases_count_as_borrowed_but_credit_no_source(corpus) -> None:
     credited = {m.source: m.shared for m in capped.sources}
     assert sum(credited.values()) < sum(m.shared for m in exact.sources)
     assert all(credited.get(m.source, 0) <= m.shared for m in exact.sources)
+
+
+def recounted(db: Path) -> tuple[int, int, dict[str, int]]:
+    """Stored texts, their bytes and each profile's shingles, counted from every row."""
+    with sqlite3.connect(db) as raw:
+        texts, size = raw.execute(
+            "SELECT count(text), coalesce(sum(length(text)), 0) FROM documents"
+        ).fetchone()
+        rows = raw.execute(
+            "SELECT p.name, coalesce(sum(d.shingles), 0) FROM profiles p "
+            "LEFT JOIN doc_profiles d ON d.profile_id = p.id GROUP BY p.id"
+        ).fetchall()
+    return texts, size, dict(rows)
+
+
+def test_stats_totals_equal_a_recount_through_adds_re_adds_and_removes(tmp_path: Path) -> None:
+    docs = make_corpus(tmp_path / "docs", 12, seed=9)
+    db = tmp_path / "t.db"
+    names = sorted(docs)
+    with Index(db, create=True) as index:
+        canon.add_sources(index, names[:6], batch=4)
+        canon.add_sources(index, names[6:], batch=4, store_text=False)
+        Path(names[2]).write_text(docs[names[7]] + " " + docs[names[2]], "utf-8")
+        Path(names[8]).write_text(docs[names[8]] + " " + docs[names[1]], "utf-8")
+        canon.add_sources(index, [names[2], names[8]], store_text=True)  # replaced
+        index.remove([names[0], names[9]])
+        stats = index.stats()
+    texts, size, shingles = recounted(db)
+    assert (stats.texts, stats.text_bytes) == (texts, size) and texts == 6  # 0-5, 8; 0 gone
+    assert {p.name: rows for p, rows in stats.profiles} == shingles
+    assert all(rows > 0 for rows in shingles.values())

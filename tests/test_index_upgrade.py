@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_index import make_corpus
+from test_index import make_corpus, recounted
 
 import canon
 from canon import Index
@@ -125,6 +125,7 @@ def as_version_4(db: Path) -> None:
         gone = [n for (n,) in raw.execute("SELECT name FROM segments WHERE kind != 0")]
         raw.execute("DELETE FROM segments WHERE kind != 0")
         raw.execute("ALTER TABLE segments DROP COLUMN kind")
+        raw.execute("DELETE FROM state WHERE key LIKE 'total:%'")  # version 5's running totals
         raw.execute("PRAGMA user_version = 4")
         raw.execute("COMMIT")
     finally:
@@ -225,7 +226,11 @@ def test_upgrade_keeps_every_answer(old_index) -> None:
         tables = {n for (n,) in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         assert tables == set(TABLES)
         assert raw.execute("PRAGMA user_version").fetchone()[0] == 5
+    texts, size, shingles = recounted(db)
     with Index(db) as index:
+        stats = index.stats()  # the running totals, counted once by the upgrade
+        assert (stats.texts, stats.text_bytes) == (texts, size) and texts == 19
+        assert {p.name: rows for p, rows in stats.profiles} == shingles
         draft = " ".join(sorted(docs.values())[:3])
         result = canon.check(draft, index, top=100, min_shared=1)
         assert [_answer(p) for p in result.profiles] == answers

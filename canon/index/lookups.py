@@ -18,7 +18,7 @@ import zstandard
 
 from ..errors import IndexFileError
 from ..sketch import Signature
-from .manifest import read_manifest
+from .manifest import read_manifest, totals
 from .rules import IndexedProfile, read_profiles
 from .schema import PROFILE_SLOTS, doc_key, unblob, unpack_text
 from .segments import DOCS, HASHES, folder_of
@@ -121,13 +121,12 @@ def texts(db: sqlite3.Connection, path: Path, doc_ids: Iterable[int]) -> dict[in
 
 
 def stats(db: sqlite3.Connection, path: Path) -> IndexStats:
+    """The index's figures; the counts come from running totals (:func:`~.manifest.totals`),
+    so nothing is scanned."""
     count = db.execute("SELECT count(*) FROM documents").fetchone()[0]
-    stored = db.execute("SELECT count(text), coalesce(sum(length(text)), 0) FROM documents")
-    texts_stored, text_bytes = stored.fetchone()
-    rows = dict(
-        db.execute("SELECT profile_id, sum(shingles) FROM doc_profiles GROUP BY profile_id")
-    )
-    profiles = tuple((p, int(rows.get(p.id) or 0)) for p in read_profiles(db))
+    kept = totals(db)
+    texts_stored, text_bytes = kept.get("texts", 0), kept.get("text_bytes", 0)
+    profiles = tuple((p, kept.get(f"shingles:{p.id}", 0)) for p in read_profiles(db))
     size = sum(f.stat().st_size for f in (path, Path(f"{path}-wal")) if f.exists())
     manifest = read_manifest(db)
     folder = folder_of(path)

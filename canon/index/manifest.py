@@ -18,6 +18,7 @@ from .segments import SegmentInfo
 __all__ = [
     "Manifest",
     "add_segments",
+    "add_totals",
     "generation",
     "listed_names",
     "prune_tombstones",
@@ -25,6 +26,7 @@ __all__ = [
     "replace_segments",
     "take_doc_ids",
     "tombstone",
+    "totals",
 ]
 
 
@@ -68,6 +70,22 @@ def _set(db: sqlite3.Connection, key: str, value: int) -> None:
 
 def generation(db: sqlite3.Connection) -> int:
     return _get(db, "generation")
+
+
+def add_totals(db: sqlite3.Connection, deltas: dict[str, int]) -> None:
+    """Add to the index's running totals (``texts``, ``text_bytes``, ``shingles:<profile id>``),
+    kept in step with every add and remove, so ``stats`` reads them instead of every row."""
+    db.executemany(
+        "INSERT INTO state VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = value + "
+        "excluded.value",
+        [(f"total:{key}", delta) for key, delta in deltas.items() if delta],
+    )
+
+
+def totals(db: sqlite3.Connection) -> dict[str, int]:
+    """The running totals, by name (those never added to are absent)."""
+    rows = db.execute("SELECT key, value FROM state WHERE key LIKE 'total:%'").fetchall()
+    return {key.removeprefix("total:"): int(value) for key, value in rows}
 
 
 def _bump(db: sqlite3.Connection) -> None:

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..sentences import SentenceSets
 from .connection import _check_path, _connect, _use_wal, reading, write_error
-from .manifest import add_segments, take_doc_ids
+from .manifest import add_segments, add_totals, take_doc_ids
 from .merging import merge_due
 from .schema import (
     APPLICATION_ID,
@@ -151,6 +151,19 @@ def _rows_by_key(db: sqlite3.Connection) -> None:
     db.execute("DROP TABLE doc_profiles_v4")
 
 
+def _recounted(db: sqlite3.Connection) -> dict[str, int]:
+    """The running totals version 5 keeps, counted once from the rows."""
+    texts, text_bytes = db.execute(
+        "SELECT count(text), coalesce(sum(length(text)), 0) FROM documents"
+    ).fetchone()
+    found = {"texts": int(texts), "text_bytes": int(text_bytes)}
+    for profile_id, shingles in db.execute(
+        "SELECT profile_id, sum(shingles) FROM doc_profiles GROUP BY profile_id"
+    ):
+        found[f"shingles:{profile_id}"] = int(shingles)
+    return found
+
+
 def _to_version_5(db: sqlite3.Connection, staged: Staged, version: int) -> list[SegmentInfo]:
     """The steps of the migration, inside its transaction; the segments it wrote."""
     written = []
@@ -165,6 +178,8 @@ def _to_version_5(db: sqlite3.Connection, staged: Staged, version: int) -> list[
     written += _from_blobs(db, staged, "sentences", LEMMAS)
     _rows_by_key(db)
     add_segments(db, written)
+    db.execute("DELETE FROM state WHERE key LIKE 'total:%'")
+    add_totals(db, _recounted(db))
     take_doc_ids(db, 0)  # ids go on from the highest one
     for table in ("bands", "lemma_postings", "lemmas"):
         db.execute(f"DROP TABLE {table}")

@@ -12,6 +12,7 @@ ids only grow), so the cost of a batch does not grow with the index.
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -22,7 +23,7 @@ from ..lsh import band_keys
 from ..sentences import SentenceSets
 from ..shingle import keep_sampled
 from ..sketch import Signature, signatures
-from .manifest import add_segments, take_doc_ids, tombstone
+from .manifest import add_segments, add_totals, take_doc_ids, tombstone
 from .rules import IndexedProfile
 from .schema import blob, doc_key, doc_keys
 from .segments import BANDS, LEMMAS, SHINGLES, Staged, sort_postings
@@ -136,10 +137,13 @@ def insert_batch(
         if batch and p.fingerprint in batch[0].shingles
     }
     rows = _Rows()
+    totals: Counter[str] = Counter()
     delete_sources(db, [doc.source for doc in batch])
     first_id = take_doc_ids(db, len(batch))
     for position, doc in enumerate(batch):
         doc_id = _insert_document(db, doc, first_id + position)
+        if doc.text is not None:
+            totals.update(texts=1, text_bytes=len(doc.text))
         for fingerprint, (words, hashes) in doc.shingles.items():
             profile_id = by_fingerprint[fingerprint].id
             sketch = sketches[fingerprint]
@@ -157,6 +161,7 @@ def insert_batch(
                 ),
             )
             rows.add((profile_id, SHINGLES), doc_id, hashes)
+            totals[f"shingles:{profile_id}"] += len(hashes)
             rows.add((profile_id, BANDS), doc_id, sketch.keys[position])
             sentences = doc.sentences.get(fingerprint)
             if sentences is not None:
@@ -166,10 +171,19 @@ def insert_batch(
                 )
                 rows.add((profile_id, LEMMAS), doc_id, sentences.distinct())
     rows.insert(db, staged)
+    add_totals(db, totals)
     return len(batch)
 
 
 def _delete_document(db: sqlite3.Connection, doc_id: int) -> None:
+    (text,) = db.execute("SELECT length(text) FROM documents WHERE id = ?", (doc_id,)).fetchone()
+    gone: Counter[str] = Counter(texts=-int(text is not None), text_bytes=-(text or 0))
+    counted = db.execute(
+        "SELECT profile_id, shingles FROM doc_profiles WHERE id BETWEEN ? AND ?", doc_keys(doc_id)
+    )
+    for profile_id, shingles in counted:
+        gone[f"shingles:{profile_id}"] -= shingles
+    add_totals(db, gone)
     db.execute("DELETE FROM doc_sentences WHERE id BETWEEN ? AND ?", doc_keys(doc_id))
     db.execute("DELETE FROM doc_profiles WHERE id BETWEEN ? AND ?", doc_keys(doc_id))
     db.execute("DELETE FROM documents WHERE id = ?", (doc_id,))

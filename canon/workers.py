@@ -20,10 +20,11 @@ import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from multiprocessing.pool import AsyncResult, Pool
 from typing import TypeVar
 
-__all__ = ["die_with_parent", "in_order"]
+__all__ = ["blocks", "die_with_parent", "in_order"]
 
 _PR_SET_PDEATHSIG = 1  # prctl(2) option: a signal for this process when its parent dies
 
@@ -45,6 +46,14 @@ def die_with_parent(parent: int | None = None) -> None:
 
 J = TypeVar("J")
 R = TypeVar("R")
+
+
+def blocks(items: Iterable[J], size: int) -> Iterator[list[J]]:
+    """``items`` in consecutive lists of ``size`` (the last one shorter), taken as they are
+    needed."""
+    iterator = iter(items)
+    while block := list(islice(iterator, size)):
+        yield block
 
 
 def in_order(pool: Pool, work: Callable[[J], R], jobs: Iterable[J], ahead: int) -> Iterator[R]:

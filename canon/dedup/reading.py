@@ -35,7 +35,7 @@ from ..sources.collection import Failure, Item
 from ..sources.documents import Document
 from ..sources.items import Fetched, fetched_ahead, item_document
 from ..text.lemmatize import is_known
-from ..workers import die_with_parent, in_order
+from ..workers import blocks, die_with_parent, in_order
 from .settings import MinHashSettings, Reading
 
 __all__ = ["BLOCK_ITEMS", "Block", "keys_of", "read_block", "read_blocks", "read_stream"]
@@ -146,8 +146,7 @@ def _work(items: list[Item | Fetched]) -> Block:
 
 
 def _blocks(items: Iterable[Item], reading: Reading) -> Iterator[list[Item | Fetched]]:
-    iterator = iter(items)
-    while block := list(islice(iterator, BLOCK_ITEMS)):
+    for block in blocks(items, BLOCK_ITEMS):
         yield _fetched(block, reading)
 
 
@@ -192,12 +191,12 @@ def read_blocks(
 ) -> Iterator[Block]:
     """The items read in blocks, in order (with band keys under ``minhash``); items are taken
     from ``items`` only as workers get free (an input of one block is read here)."""
-    blocks = _blocks(items, reading)
-    first = list(islice(blocks, 2))
+    fetched = _blocks(items, reading)
+    first = list(islice(fetched, 2))
     if workers <= 1 or len(first) < 2:
-        yield from (read_block(b, reading, minhash) for b in chain(first, blocks))
+        yield from (read_block(b, reading, minhash) for b in chain(first, fetched))
     else:
-        yield from _in_workers(chain(first, blocks), reading, workers, minhash)
+        yield from _in_workers(chain(first, fetched), reading, workers, minhash)
 
 
 def read_stream(

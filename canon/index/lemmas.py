@@ -25,37 +25,16 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 
 from ..sentences import SentenceSets
-from .schema import PROFILE_SLOTS, doc_key
+from .lookups import keyed_rows
+from .schema import PROFILE_SLOTS
 
 __all__ = ["COMMON_LEMMA", "document_count", "sentence_sets", "sentence_tables"]
 
 COMMON_LEMMA = 5_000  # documents: a lemma in more is common, its postings are not read
 
-_CHUNK = 500  # ids per IN (...) query
-
 
 def document_count(db: sqlite3.Connection) -> int:
     return int(db.execute("SELECT count(*) FROM documents").fetchone()[0])
-
-
-def _chunks(ids: Iterable[int]) -> Iterator[list[int]]:
-    ids = list(ids)
-    for start in range(0, len(ids), _CHUNK):
-        yield ids[start : start + _CHUNK]
-
-
-def _by_key(
-    db: sqlite3.Connection, profile_id: int, doc_ids: Iterable[int]
-) -> Iterator[tuple[int, bytes]]:
-    """``(doc_id, blob)`` of the documents named that have sentences stored, by id."""
-    for chunk in _chunks(sorted(set(doc_ids))):
-        keys = [doc_key(doc, profile_id) for doc in chunk]
-        marks = ",".join("?" * len(keys))
-        rows = db.execute(
-            f"SELECT id, sentences FROM doc_sentences WHERE id IN ({marks}) ORDER BY id", keys
-        ).fetchall()
-        for key, data in rows:
-            yield key // PROFILE_SLOTS, data
 
 
 def sentence_sets(
@@ -67,9 +46,9 @@ def sentence_sets(
             "SELECT id, sentences FROM doc_sentences WHERE id % ? = ? ORDER BY id",
             (PROFILE_SLOTS, profile_id),
         )
-        rows: Iterable[tuple[int, bytes]] = ((k // PROFILE_SLOTS, d) for k, d in cursor.fetchall())
+        rows: Iterable[tuple[int, ...]] = ((k // PROFILE_SLOTS, d) for k, d in cursor.fetchall())
     else:
-        rows = _by_key(db, profile_id, doc_ids)
+        rows = keyed_rows(db, "doc_sentences", "sentences", profile_id, doc_ids)
     for doc_id, data in rows:
         yield doc_id, SentenceSets.from_bytes(data)
 
@@ -80,7 +59,7 @@ def sentence_tables(
     """The sentences of the documents named that have them stored, decoded at once: the
     documents by id, how many sentences each has, and all their sentences one document's
     after another's."""
-    rows = list(_by_key(db, profile_id, doc_ids))
+    rows = list(keyed_rows(db, "doc_sentences", "sentences", profile_id, doc_ids))
     if not rows:
         return [], np.zeros(0, np.int64), SentenceSets.empty()
     counts, sets = SentenceSets.joined([data for _, data in rows])

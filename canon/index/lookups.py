@@ -27,9 +27,10 @@ __all__ = [
     "IndexStats",
     "content_hashes",
     "documents",
+    "keyed_rows",
     "shingle_counts",
     "shingle_sets",
-    "signed_sets",
+    "signatures_and_sets",
     "sources",
     "stats",
     "texts",
@@ -138,19 +139,24 @@ def stats(db: sqlite3.Connection, path: Path) -> IndexStats:
     )  # fmt: skip
 
 
+def keyed_rows(
+    db: sqlite3.Connection, table: str, columns: str, profile_id: int, doc_ids: Iterable[int]
+) -> Iterator[tuple[int, ...]]:
+    """``(doc_id, *columns)`` of the rows of ``table`` (``doc_profiles`` or ``doc_sentences``,
+    keyed by :func:`~.schema.doc_key`) of the documents named under a profile, by id; a
+    document without such a row is left out."""
+    for chunk in _chunks(sorted(set(doc_ids))):
+        keys = [doc_key(doc, profile_id) for doc in chunk]
+        marks = ",".join("?" * len(keys))
+        query = f"SELECT id, {columns} FROM {table} WHERE id IN ({marks}) ORDER BY id"
+        for key, *values in db.execute(query, keys).fetchall():
+            yield (key // PROFILE_SLOTS, *values)
+
+
 def shingle_counts(
     db: sqlite3.Connection, profile: IndexedProfile, doc_ids: Iterable[int]
 ) -> dict[int, int]:
-    counts: dict[int, int] = {}
-    for chunk in _chunks(doc_ids):
-        marks = ",".join("?" * len(chunk))
-        counts.update(
-            db.execute(
-                f"SELECT doc_id, shingles FROM doc_profiles WHERE id IN ({marks})",
-                [doc_key(doc, profile.id) for doc in chunk],
-            )
-        )
-    return counts
+    return dict(keyed_rows(db, "doc_profiles", "shingles", profile.id, doc_ids))
 
 
 def shingle_sets(
@@ -166,16 +172,9 @@ def shingle_sets(
         yield source, chars, unblob(hashes)
 
 
-def signed_sets(
+def signatures_and_sets(
     db: sqlite3.Connection, profile: IndexedProfile, doc_ids: Iterable[int]
 ) -> list[tuple[int, Signature, np.ndarray]]:
     """``(doc_id, signature, hashes)`` of the documents named that are stored, by id."""
-    result = []
-    for chunk in _chunks(sorted(doc_ids)):
-        marks = ",".join("?" * len(chunk))
-        rows = db.execute(
-            f"SELECT doc_id, signature, hashes FROM doc_profiles WHERE id IN ({marks}) ORDER BY id",
-            [doc_key(doc, profile.id) for doc in chunk],
-        )
-        result += [(doc, Signature.from_bytes(sig), unblob(h)) for doc, sig, h in rows]
-    return result
+    rows = keyed_rows(db, "doc_profiles", "signature, hashes", profile.id, doc_ids)
+    return [(doc, Signature.from_bytes(sig), unblob(h)) for doc, sig, h in rows]

@@ -32,7 +32,7 @@ from ..sources.collection import Failure, Item
 from ..sources.documents import Document
 from ..sources.fetch import FetchOptions
 from ..sources.items import Fetched, fetched_ahead, item_document
-from ..workers import die_with_parent, in_order
+from ..workers import blocks, die_with_parent, in_order
 from .rules import kept_windows
 from .schema import pack_text
 from .writes import Prepared
@@ -170,11 +170,6 @@ def _work(block: list[Item | Fetched]) -> list[Prepared | Failure | Skipped]:
     return [_prepare_item(item, _job) for item in block]
 
 
-def _blocks(items: Iterator[Item | Fetched]) -> Iterator[list[Item | Fetched]]:
-    while block := list(islice(items, BLOCK_ITEMS)):
-        yield block
-
-
 def prepare_all(
     items: Iterable[Item],
     profiles: Sequence[Profile],
@@ -221,7 +216,7 @@ def prepare_all(
     pool = multiprocessing.get_context("fork").Pool(workers, _init, (job, os.getpid()))
     try:
         jobs = max(AHEAD * workers, -(-ahead // BLOCK_ITEMS))
-        for results in in_order(pool, _work, _blocks(chain(first, ready)), jobs):
+        for results in in_order(pool, _work, blocks(chain(first, ready), BLOCK_ITEMS), jobs):
             yield from results
         pool.close()  # a normal end: each worker writes the lemmas it learned to the cache
     except BaseException:

@@ -214,7 +214,7 @@ class Index:
         keys = band_keys(signature.values, profile.bands, profile.rows)[0]
         with self._reading():
             _, docs, _ = self._current().lookup((profile.id, BANDS), keys, None)
-            return lookups.signed_sets(self._db, profile, np.unique(docs).tolist())
+            return lookups.signatures_and_sets(self._db, profile, docs.tolist())
 
     # ------------------------------------------------------------------ sentence lemmas
 

@@ -20,7 +20,7 @@ The freed pages are then given back (``VACUUM``) and the segments merged by the 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,33 +80,31 @@ def _profile_ids(db: sqlite3.Connection) -> list[int]:
     return [pid for (pid,) in db.execute("SELECT id FROM profiles ORDER BY id").fetchall()]
 
 
-def _runs(
-    db: sqlite3.Connection, column: str, profile_id: int
-) -> Iterator[tuple[list[int], list[np.ndarray]]]:
-    """Runs of ``(doc ids, key arrays)`` from a ``doc_profiles`` blob column, by document."""
-    cursor = db.execute(
-        f"SELECT doc_id, {column} FROM doc_profiles WHERE profile_id = ? "
-        f"AND {column} IS NOT NULL ORDER BY doc_id",
-        (profile_id,),
-    )
-    while rows := cursor.fetchmany(_RUN):
-        if column == "hashes":
-            sets = [unblob(data) for _, data in rows]
-        else:
-            sets = [SentenceSets.from_bytes(data).distinct() for _, data in rows]
-        yield [doc for doc, _ in rows], sets
+def _lemmas(data: bytes) -> np.ndarray:
+    return SentenceSets.from_bytes(data).distinct()
 
 
 def _from_blobs(
-    db: sqlite3.Connection, staged: Staged, column: str, kind: int
+    db: sqlite3.Connection,
+    staged: Staged,
+    column: str,
+    keys_of: Callable[[bytes], np.ndarray],
+    kind: int,
 ) -> list[SegmentInfo]:
-    """Segments of every profile's ``kind`` stream, from the documents' ``column`` blobs."""
+    """Segments of every profile's ``kind`` stream, from the keys of the documents'
+    ``column`` blobs in ``doc_profiles``, a run of documents a segment."""
     written = []
     for profile_id in _profile_ids(db):
-        for docs, sets in _runs(db, column, profile_id):
-            keys = np.concatenate(sets) if sets else np.zeros(0, np.uint64)
+        cursor = db.execute(
+            f"SELECT doc_id, {column} FROM doc_profiles WHERE profile_id = ? "
+            f"AND {column} IS NOT NULL ORDER BY doc_id",
+            (profile_id,),
+        )
+        while rows := cursor.fetchmany(_RUN):
+            sets = [keys_of(data) for _, data in rows]
+            keys = np.concatenate(sets)
             if len(keys):
-                ids = np.repeat(docs, [len(s) for s in sets])
+                ids = np.repeat([doc for doc, _ in rows], [len(s) for s in sets])
                 written.append(staged.write((profile_id, kind), *sort_postings(keys, ids)))
     return written
 
@@ -168,14 +166,14 @@ def _to_version_5(db: sqlite3.Connection, staged: Staged, version: int) -> list[
     """The steps of the migration, inside its transaction; the segments it wrote."""
     written = []
     if version == 3:
-        written += _from_blobs(db, staged, "hashes", SHINGLES)
+        written += _from_blobs(db, staged, "hashes", unblob, SHINGLES)
         create_tables(db, SEGMENTS_DDL)
         db.execute("DROP TABLE postings")
     else:
         db.execute(KIND_DDL)
         _tombstones_by_stream(db)
     written += _from_bands(db, staged)
-    written += _from_blobs(db, staged, "sentences", LEMMAS)
+    written += _from_blobs(db, staged, "sentences", _lemmas, LEMMAS)
     _rows_by_key(db)
     add_segments(db, written)
     db.execute("DELETE FROM state WHERE key LIKE 'total:%'")

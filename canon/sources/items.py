@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass
-from itertools import islice
 
 from ..errors import InputError
+from ..workers import blocks
 from .collection import Item
 from .documents import Document, page_document, read_source
 from .extract import extract_html
@@ -41,8 +41,7 @@ def fetched_ahead(items: Iterable[Item], options: FetchOptions) -> Iterator[Item
     """The items in order, the URLs among each block of ``FETCH_BLOCK`` consecutive items
     fetched ahead, concurrently, when it has several: only a block is held, whatever the
     length of ``items``."""
-    iterator = iter(items)
-    while block := list(islice(iterator, FETCH_BLOCK)):
+    for block in blocks(items, FETCH_BLOCK):
         yield from _fetched_block(block, options)
 
 

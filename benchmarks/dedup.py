@@ -43,8 +43,8 @@ from benchmarks._common import (
 from benchmarks.corpus import generate_documents, hash_pair
 from canon import canonicalize, shingle_hashes
 from canon.dedup import Entry, dedup
-from canon.measures import exact_jaccard
-from canon.sketch import estimate_jaccard, signatures
+from canon.fingerprints.measures import exact_jaccard
+from canon.fingerprints.minhash import estimate_jaccard, signatures
 
 NUM_PERM = 128
 K = 4

@@ -89,11 +89,11 @@ from benchmarks.data import (
     read_paraphraser,
 )
 from canon import Index, canonicalize, get_profile
+from canon.fingerprints.sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, idf, sentence_sets
+from canon.hashing import token_hashes
 from canon.index.segments import LEMMAS
 from canon.index.store import IndexedProfile
-from canon.rewrites import RewriteCheck, find_rewrites
-from canon.sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, idf, sentence_sets
-from canon.shingle import token_hashes
+from canon.uniqueness.rewrites import RewriteCheck, find_rewrites
 
 PROFILES = ("raw", "lemma")
 K = 4

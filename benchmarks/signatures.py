@@ -47,8 +47,9 @@ from benchmarks._common import (
 from benchmarks.corpus import generate_documents
 from benchmarks.data import NEWS, SHARED_DATA, dataset, read_news_texts
 from canon import canonicalize
-from canon.shingle import token_hashes, window_hashes
-from canon.sketch import shingle_signatures, signatures
+from canon.fingerprints.minhash import shingle_signatures, signatures
+from canon.fingerprints.shingles import window_hashes
+from canon.hashing import token_hashes
 
 NUM_PERM = 128
 K = 4

@@ -73,10 +73,10 @@ from benchmarks.data import NEWS, SHARED_DATA, Pair, dataset, read_news
 from benchmarks.drafts import KINDS, LABELS, TRUTH, Draft, make_draft, raw_words, sentences
 from benchmarks.tricks import TRICKS, Trick
 from canon import CheckResult, Index
+from canon.fingerprints.shingles import window_hashes
 from canon.index.rules import IndexedProfile, profile_of
 from canon.index.store import IndexStats
-from canon.shingle import window_hashes
-from canon.uniqueness import ProfileCheck
+from canon.uniqueness.against_index import ProfileCheck
 
 SEED = 2026
 HOLDOUT = 0.25  # share of the articles never indexed: the new sentences come from them

@@ -37,20 +37,21 @@ from .errors import (
     SearchError,
     TextTooShort,
 )
+from .fingerprints.measures import compare_sets
+from .fingerprints.shingles import shingle_hashes, shingles
+from .hashing import token_hashes
 from .index.ingest import AddReport, add_sources
 from .index.store import Index
-from .measures import compare_sets
 from .profile import BUILTIN_PROFILES, Profile, get_profile
-from .shingle import shingle_hashes, shingles, token_hashes
 from .sources.documents import Document, read_source
 from .sources.fetch import FetchOptions
 from .text.tokenize import Fold
 from .text.tricks import Trick
 from .textstats import TextStats
 from .textstats import text_stats as stats
-from .uniqueness import CheckResult, SourceMatch, check
-from .verdict import Verdict
-from .websearch import WebCheck, WebSource, provider_of, web_check
+from .uniqueness.against_index import CheckResult, SourceMatch, check
+from .uniqueness.verdict import Verdict
+from .uniqueness.web import WebCheck, WebSource, provider_of, web_check
 
 __version__ = "0.1.0"
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from .hashing import forget_hashes, remember_hashes, token_hashes
 from .profile import Profile, get_profile
-from .shingle import forget_hashes, remember_hashes, token_hashes
 from .text import hyphens, latin, lemmatize, translit
 from .text.lemma_cache import table_file
 from .text.lemmatize import base_forms, parts_of_speech

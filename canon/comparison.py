@@ -13,10 +13,10 @@ from typing import Any
 
 from .canonical import Canonical, Fragment, canonicalize
 from .errors import ProfileError, TextTooShort
-from .measures import compare_sets
+from .fingerprints.measures import compare_sets
+from .fingerprints.shingles import shingles, window_count
 from .profile import Profile, get_profile
 from .records import plain, record_dict
-from .shingle import shingles, window_count
 from .text.tokenize import Fold
 
 __all__ = [

@@ -11,9 +11,9 @@ from audit_site import Page, html_of, paragraphs, sentences
 
 from canon.audit.pages import Reading, read_page
 from canon.canonical import canonicalize
+from canon.fingerprints.shingles import shingle_hashes
 from canon.index.prepare import prepare_all
 from canon.profile import get_profile
-from canon.shingle import shingle_hashes
 from canon.sources.collection import Item
 from canon.sources.crawl.page import ContentArea
 

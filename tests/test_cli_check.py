@@ -25,7 +25,7 @@ from search_server import DRAFT, StandIn, serve
 
 from canon.cli import cli
 from canon.cli.check import stage_text
-from canon.websearch.run import WebProgress
+from canon.uniqueness.web.run import WebProgress
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERIES = 2

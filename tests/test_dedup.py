@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 import canon
 from canon.dedup import Entry, dedup
-from canon.lsh import band_keys, candidate_probability, optimal_bands
-from canon.measures import exact_jaccard
-from canon.sketch import Signature, estimate_jaccard, signature, signatures
+from canon.fingerprints.lsh import band_keys, candidate_probability, optimal_bands
+from canon.fingerprints.measures import exact_jaccard
+from canon.fingerprints.minhash import Signature, estimate_jaccard, signature, signatures
 
 
 def _pair(rng: np.random.Generator, n: int, similarity: float) -> tuple[np.ndarray, np.ndarray]:

@@ -20,12 +20,12 @@ from canon.dedup import reading as reading_module
 from canon.dedup.indexed import IndexDocuments, IndexReader
 from canon.dedup.run import dedup_corpus
 from canon.dedup.stages import DedupResult, Entry
+from canon.fingerprints.lsh import optimal_bands
+from canon.fingerprints.minhash import Signature
+from canon.fingerprints.shingles import shingle_hashes
 from canon.index.ingest import add_sources
 from canon.index.rules import LSH_THRESHOLD
 from canon.index.store import Index
-from canon.lsh import optimal_bands
-from canon.shingle import shingle_hashes
-from canon.sketch import Signature
 
 REPO = Path(__file__).resolve().parents[1]
 VOCABULARY = (

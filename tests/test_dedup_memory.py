@@ -25,11 +25,11 @@ from canon.dedup.reading import read_block
 from canon.dedup.run import dedup_corpus
 from canon.dedup.stages import DedupResult, clusters, verify
 from canon.dedup.store import SPILL_NAME, HashStore
-from canon.lsh import band_keys
-from canon.measures import exact_jaccard
+from canon.fingerprints.lsh import band_keys
+from canon.fingerprints.measures import exact_jaccard
+from canon.fingerprints.minhash import Signature, signatures
+from canon.fingerprints.shingles import shingle_hashes
 from canon.profile import get_profile
-from canon.shingle import shingle_hashes
-from canon.sketch import Signature, signatures
 from canon.sources.collection import Item
 
 REPO = Path(__file__).resolve().parents[1]

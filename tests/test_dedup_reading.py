@@ -17,8 +17,8 @@ from canon.dedup.reading import AHEAD, BLOCK_ITEMS, read_block
 from canon.dedup.run import dedup_corpus
 from canon.dedup.settings import Reading
 from canon.dedup.stages import Entry, iter_entries, read_entries
+from canon.fingerprints.shingles import shingle_hashes
 from canon.profile import get_profile
-from canon.shingle import shingle_hashes
 from canon.sources.collection import Failure, Item
 from canon.text.lemma_cache import LemmaFile, lemma_file
 

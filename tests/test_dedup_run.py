@@ -11,11 +11,11 @@ import pytest
 import canon
 from canon.dedup import DedupResult, Entry, LocalEngine, MinHashSettings, Reading, dedup
 from canon.dedup.run import dedup_corpus
+from canon.fingerprints.lsh import optimal_bands
+from canon.fingerprints.shingles import shingle_hashes
 from canon.index.ingest import add_sources
 from canon.index.store import Index
-from canon.lsh import optimal_bands
 from canon.profile import get_profile
-from canon.shingle import shingle_hashes
 from canon.sources.documents import read_source
 
 SHORT = "Короткая заметка о погоде на завтра и выходные дни в городе."

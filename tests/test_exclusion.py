@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import canon
-from canon.exclusion import MAX_ENTRIES, MAX_ENTRY_LENGTH, Exclusion
+from canon.uniqueness.exclusion import MAX_ENTRIES, MAX_ENTRY_LENGTH, Exclusion
 
 
 @pytest.mark.parametrize(

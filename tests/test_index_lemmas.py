@@ -17,9 +17,9 @@ import canon
 import canon.index.lemmas
 import canon.index.snapshot
 from canon import Index, canonicalize
+from canon.fingerprints.sentences import sentence_sets
 from canon.index.segments import BANDS, LEMMAS, SHINGLES
-from canon.rewrites import find_rewrites
-from canon.sentences import sentence_sets
+from canon.uniqueness.rewrites import find_rewrites
 
 LEMMA = canon.get_profile("lemma")
 

@@ -18,12 +18,12 @@ from test_index import make_corpus, recounted
 
 import canon
 from canon import Index
+from canon.fingerprints.lsh import band_keys
+from canon.fingerprints.minhash import Signature
 from canon.index.manifest import read_manifest
 from canon.index.schema import TABLES
 from canon.index.segments import LEMMAS, folder_of
 from canon.index.upgrade import upgrade
-from canon.lsh import band_keys
-from canon.sketch import Signature
 
 ROOT = Path(__file__).resolve().parent.parent
 

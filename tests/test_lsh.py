@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from canon.lsh import band_keys, candidate_probability, optimal_bands
+from canon.fingerprints.lsh import band_keys, candidate_probability, optimal_bands
 
 
 def _exact_areas(threshold: Fraction, bands: int, rows: int) -> tuple[Fraction, Fraction]:

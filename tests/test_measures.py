@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from canon.measures import compare_sets, exact_jaccard
+from canon.fingerprints.measures import compare_sets, exact_jaccard
 
 sets = st.sets(st.integers(0, 60), min_size=1, max_size=40)
 hash_sets = st.sets(st.integers(0, 2**64 - 1), min_size=1, max_size=80)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import canon
 from canon.text.quotes import quoted_ranges
-from canon.uniqueness import _windows_in_quotes
+from canon.uniqueness.against_index import _windows_in_quotes
 
 
 def _brute_ranges(text: str) -> list[tuple[int, int]]:

@@ -29,7 +29,7 @@ from canon.report.model import (
     twin_ids,
 )
 from canon.sources.documents import Document
-from canon.uniqueness import CheckResult, ProfileCheck, SimilarDocument, SourceMatch
+from canon.uniqueness.against_index import CheckResult, ProfileCheck, SimilarDocument, SourceMatch
 
 # ------------------------------------------------------------------ brute-force references
 

@@ -18,7 +18,7 @@ from canon.comparison import shared_fragments
 from canon.report.html import CSS, check_html, compare_html, highlighted, write_html
 from canon.report.plot import similarity_curves
 from canon.sources.documents import Document
-from canon.uniqueness import CheckResult, ProfileCheck, SourceMatch
+from canon.uniqueness.against_index import CheckResult, ProfileCheck, SourceMatch
 from canon.web import create_app
 
 HOSTILE = 'Текст <script>alert("x")</script> и "кавычки" \' onmouseover="alert(1)" & прочее'

@@ -13,9 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import canon
-from canon import Fragment, Index, canonicalize, rewrites
+from canon import Fragment, Index, canonicalize
+from canon.fingerprints.sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, sentence_sets
 from canon.index import lemmas as lemma_tables
-from canon.rewrites import (
+from canon.uniqueness import rewrites
+from canon.uniqueness.rewrites import (
     _flatten,
     _grouped,
     _join,
@@ -25,8 +27,7 @@ from canon.rewrites import (
     _Weights,
     find_rewrites,
 )
-from canon.sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, sentence_sets
-from canon.verdict import ranges_mask
+from canon.uniqueness.verdict import ranges_mask
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTICLES = ROOT / "tests" / "fixtures" / "site"
@@ -316,7 +317,8 @@ def test_reads_inside_consistent_see_one_state_of_the_file(articles: Path, tmp_p
 def test_passages_are_worked_out_when_read_and_equal_the_eager_ones(
     articles: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from canon import attribution, uniqueness
+    from canon.uniqueness import against_index as uniqueness
+    from canon.uniqueness import attribution
 
     draft = DOCS["tea-02"] + " " + DOCS["garden-03"] + " Совсем новое предложение здесь."
     with Index(articles, readonly=True) as index:
@@ -372,7 +374,7 @@ def test_naming_only_the_matched_documents_changes_nothing(
 ) -> None:
     """With nothing excluded, the documents are named after scoring, the matched ones only;
     any other ``exclude`` names every candidate first, as the lookup always did."""
-    from canon.exclusion import Exclusion
+    from canon.uniqueness.exclusion import Exclusion
 
     draft = DRAFT + " " + DOCS["garden-03"]
     named: list[int] = []

@@ -17,9 +17,7 @@ from hypothesis.extra.numpy import arrays
 
 import canon
 from canon import Index, canonicalize
-from canon.exclusion import Exclusion
-from canon.rewrites import PER_SENTENCE, RewriteCheck, find_rewrites
-from canon.sentences import (
+from canon.fingerprints.sentences import (
     MAX_LEMMAS,
     MIN_LEMMAS,
     THRESHOLD,
@@ -28,8 +26,10 @@ from canon.sentences import (
     idf,
     sentence_sets,
 )
-from canon.shingle import token_hashes
+from canon.hashing import token_hashes
 from canon.text.sentences import PIECE_CHARS, sentence_spans
+from canon.uniqueness.exclusion import Exclusion
+from canon.uniqueness.rewrites import PER_SENTENCE, RewriteCheck, find_rewrites
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTICLES = ROOT / "tests" / "fixtures" / "site"
@@ -530,7 +530,7 @@ def test_a_long_draft_is_looked_up_in_bounded_time(articles: Path) -> None:
 def test_the_documents_read_are_capped_best_bound_first(articles: Path, monkeypatch) -> None:
     """Past MAX_CANDIDATES, the documents sharing most of a sentence's weight are read: with
     room for one document, a shuffled sentence still finds its own source."""
-    from canon import rewrites
+    from canon.uniqueness import rewrites
 
     picked = rewrites._likeliest(np.array([7, 3, 7, 5, 9]), np.array([0.5, 2.0, 3.0, 2.0, 1.0]), 2)
     assert picked == {7, 3}  # 7 by its best bound 3.0, then 3 before 5 (a tie, by id)

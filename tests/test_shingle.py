@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import canon
-from canon.shingle import forget_hashes, many_window_hashes, window_hashes
+from canon.fingerprints.shingles import many_window_hashes, window_hashes
+from canon.hashing import forget_hashes
 
 MASK = 2**64 - 1
 

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import canon
-from canon import sketch
-from canon.sketch import (
+from canon.fingerprints import minhash as sketch
+from canon.fingerprints.minhash import (
     SIGNATURE_SCHEME,
     Signature,
     estimate_jaccard,

@@ -107,7 +107,7 @@ def test_no_public_name_is_also_a_submodule(package: str) -> None:
 
 def test_the_known_shadowing_cases_stay_fixed() -> None:
     import canon.textstats as textstats
-    import canon.uniqueness as uniqueness
+    import canon.uniqueness.against_index as uniqueness
 
     assert isinstance(textstats, types.ModuleType) and hasattr(textstats, "text_stats")
     assert isinstance(uniqueness, types.ModuleType) and hasattr(uniqueness, "check")

@@ -15,7 +15,7 @@ import canon
 from canon import Fragment, Index
 from canon.errors import InputError, OptionError
 from canon.text.lemmatize import base_forms
-from canon.verdict import counted, verdict_of
+from canon.uniqueness.verdict import counted, verdict_of
 
 SITE = Path(__file__).resolve().parent / "fixtures" / "site"
 GARDEN = (SITE / "article-garden.txt").read_text("utf-8")
@@ -295,7 +295,7 @@ def test_sentences_the_shingles_explain_are_not_judged_again(index: Path) -> Non
     """The sentence measure judges only sentences holding text the shingles left unexplained:
     the figures are those judging every sentence gives, and a copied sentence is not listed
     as rewritten too."""
-    from canon.rewrites import find_rewrites
+    from canon.uniqueness.rewrites import find_rewrites
 
     sentences = _sentences(GARDEN)
     copied = " ".join(sentences[1:3])

@@ -25,11 +25,11 @@ from search_server import DRAFT, StandIn, serve
 import canon
 from canon.sources.fetch import FetchOptions
 from canon.textstats.words import lemma_words
+from canon.uniqueness.web import provider_of, web_check
+from canon.uniqueness.web.run import STAGES, WebProgress
 from canon.web import create_app
 from canon.web.i18n import LOCALE_DIR, translations
 from canon.web.said import LIBRARY_SENTENCES, said
-from canon.websearch import provider_of, web_check
-from canon.websearch.run import STAGES, WebProgress
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 QUERIES = 2

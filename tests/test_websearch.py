@@ -37,8 +37,8 @@ from canon.errors import OptionError, SearchError
 from canon.index.ingest import add_sources
 from canon.index.store import Index
 from canon.sources.fetch import FetchOptions
-from canon.uniqueness import CheckResult, check
-from canon.websearch import (
+from canon.uniqueness.against_index import CheckResult, check
+from canon.uniqueness.web import (
     MAX_BUDGET,
     MAX_PAGES,
     WebCheck,

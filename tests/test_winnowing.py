@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 import canon
 from canon import Index
 from canon.cli import cli
+from canon.fingerprints.shingles import window_hashes
+from canon.fingerprints.winnowing import winnow, winnowed
 from canon.index.rules import kept_windows
-from canon.shingle import window_hashes
-from canon.winnowing import winnow, winnowed
 
 RAW, LEMMA = canon.get_profile("raw"), canon.get_profile("lemma")
 

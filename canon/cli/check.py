@@ -18,11 +18,11 @@ import click
 
 from ..errors import Outcome
 from ..index.store import Index
-from ..rewrites import THRESHOLD
 from ..sources.documents import Document, read_source
-from ..uniqueness import CheckResult, check
-from ..websearch import WebCheck, WebSource, provider_of, web_check
-from ..websearch.run import WebProgress
+from ..uniqueness.against_index import CheckResult, check
+from ..uniqueness.rewrites import THRESHOLD
+from ..uniqueness.web import WebCheck, WebSource, provider_of, web_check
+from ..uniqueness.web.run import WebProgress
 from . import cli
 from .options import fetch_options, source_options
 

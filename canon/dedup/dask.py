@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import CanonError, MissingResource
-from ..lsh import band_keys
+from ..fingerprints.lsh import band_keys
+from ..fingerprints.minhash import signatures
 from ..profile import Profile, get_profile
-from ..sketch import signatures
 from ..sources.collection import Failure, Item
 from ..sources.fetch import FetchOptions
 from .linking import BUCKET_LIMIT, Linked, walk

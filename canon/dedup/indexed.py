@@ -20,11 +20,11 @@ from types import TracebackType
 import numpy as np
 
 from ..errors import IndexFileError
+from ..fingerprints.lsh import band_keys
+from ..fingerprints.minhash import Signature
 from ..index.connection import open_index, reading
 from ..index.rules import IndexedProfile, read_profiles
 from ..index.schema import PROFILE_SLOTS, doc_key, unblob
-from ..lsh import band_keys
-from ..sketch import Signature
 from .reading import keys_of
 from .settings import MinHashSettings
 from .stages import Entry

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..measures import exact_jaccard
+from ..fingerprints.measures import exact_jaccard
 from .stages import _UnionFind
 
 __all__ = ["BUCKET_LIMIT", "Buckets", "Linked", "buckets", "link", "walk"]

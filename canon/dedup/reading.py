@@ -28,9 +28,9 @@ import numpy as np
 
 from ..canonical import canonicalize
 from ..errors import CanonError, TextTooShort
-from ..lsh import band_keys
-from ..shingle import shingle_hashes
-from ..sketch import signatures
+from ..fingerprints.lsh import band_keys
+from ..fingerprints.minhash import signatures
+from ..fingerprints.shingles import shingle_hashes
 from ..sources.collection import Failure, Item
 from ..sources.documents import Document
 from ..sources.items import Fetched, fetched_ahead, item_document

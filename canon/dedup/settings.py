@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import OptionError
-from ..lsh import optimal_bands
+from ..fingerprints.lsh import optimal_bands
 from ..profile import Profile, get_profile
 from ..sources.fetch import FetchOptions
 

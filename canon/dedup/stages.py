@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..measures import exact_jaccard
+from ..fingerprints.measures import exact_jaccard
 from ..sources.collection import Failure, Item
 from .reading import read_stream
 from .settings import Reading

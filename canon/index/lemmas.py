@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from ..sentences import SentenceSets
+from ..fingerprints.sentences import SentenceSets
 from .lookups import keyed_rows
 from .schema import PROFILE_SLOTS
 

@@ -17,7 +17,7 @@ import numpy as np
 import zstandard
 
 from ..errors import IndexFileError
-from ..sketch import Signature
+from ..fingerprints.minhash import Signature
 from .manifest import read_manifest, totals
 from .rules import IndexedProfile, read_profiles
 from .schema import PROFILE_SLOTS, doc_key, unblob, unpack_text

@@ -25,9 +25,9 @@ import numpy as np
 
 from ..canonical import canonicalize
 from ..errors import CanonError, InputError, TextTooShort
+from ..fingerprints.sentences import SentenceSets, sentence_sets
+from ..fingerprints.shingles import shingle_hashes, window_hashes
 from ..profile import Profile
-from ..sentences import SentenceSets, sentence_sets
-from ..shingle import shingle_hashes, window_hashes
 from ..sources.collection import Failure, Item
 from ..sources.documents import Document
 from ..sources.fetch import FetchOptions

@@ -23,9 +23,9 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import IndexFileError, OptionError
-from ..lsh import optimal_bands
+from ..fingerprints.lsh import optimal_bands
+from ..fingerprints.winnowing import winnowed
 from ..profile import Profile
-from ..winnowing import winnowed
 from .connection import transaction
 
 __all__ = [

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..lsh import band_keys
+from ..fingerprints.lsh import band_keys
+from ..fingerprints.minhash import Signature
+from ..fingerprints.sentences import SentenceSets
 from ..profile import Profile
-from ..sentences import SentenceSets
-from ..sketch import Signature
 from . import lemmas, lookups, merging, writes
 from .connection import open_index, reading, transaction
 from .lookups import IndexStats

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..sentences import SentenceSets
+from ..fingerprints.sentences import SentenceSets
 from .connection import _check_path, _connect, _use_wal, reading, write_error
 from .manifest import add_segments, add_totals, take_doc_ids
 from .merging import merge_due

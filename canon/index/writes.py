@@ -19,10 +19,10 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from ..lsh import band_keys
-from ..sentences import SentenceSets
-from ..shingle import keep_sampled
-from ..sketch import Signature, signatures
+from ..fingerprints.lsh import band_keys
+from ..fingerprints.minhash import Signature, signatures
+from ..fingerprints.sentences import SentenceSets
+from ..fingerprints.shingles import keep_sampled
 from .manifest import add_segments, add_totals, take_doc_ids, tombstone
 from .rules import IndexedProfile
 from .schema import blob, doc_key, doc_keys

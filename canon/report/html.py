@@ -24,7 +24,7 @@ from .. import __version__
 from ..comparison import Table
 from ..errors import OutputError
 from ..sources.documents import Document
-from ..uniqueness import CheckResult
+from ..uniqueness.against_index import CheckResult
 from .model import METRICS, Groups, check_view, compare_view, runs_of
 
 __all__ = [

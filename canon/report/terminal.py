@@ -20,7 +20,7 @@ from ..profile import Profile
 from ..sources.documents import Document
 from ..text.tokenize import Fold
 from ..textstats import TextStats
-from ..uniqueness import CheckResult
+from ..uniqueness.against_index import CheckResult
 from .model import (
     EXACT,
     METRICS,

@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
-from ..shingle import token_hashes
+from ..hashing import token_hashes
 
 __all__ = ["CACHE_ENV", "LemmaFile", "cache_dir", "lemma_file", "table_file"]
 

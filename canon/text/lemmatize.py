@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..errors import MissingResource
-from ..shingle import remember_hashes
+from ..hashing import remember_hashes
 from .lemma_cache import lemma_file
 
 __all__ = [

@@ -20,7 +20,7 @@ from typing import Any
 from ..report.model import CheckView, CompareView, check_view, compare_view
 from ..sources.documents import Document
 from ..sources.pagecache import Page
-from ..websearch.run import WebProgress
+from ..uniqueness.web.run import WebProgress
 from .service import (
     check_draft,
     compare_docs,

@@ -18,13 +18,13 @@ from ..errors import (
     TextTooShort,
 )
 from ..index.store import Index, IndexStats
-from ..rewrites import THRESHOLD
 from ..sources.documents import Document, page_document, read_source
 from ..sources.fetch import FetchOptions, Page, fetch, is_url
 from ..textstats import TextStats, text_stats
-from ..uniqueness import CheckResult, check
-from ..websearch import PROVIDERS, WebCheck, provider_of, web_check
-from ..websearch.run import WebProgress
+from ..uniqueness.against_index import CheckResult, check
+from ..uniqueness.rewrites import THRESHOLD
+from ..uniqueness.web import PROVIDERS, WebCheck, provider_of, web_check
+from ..uniqueness.web.run import WebProgress
 
 __all__ = [
     "N_",

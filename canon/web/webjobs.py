@@ -24,7 +24,7 @@ from gettext import NullTranslations
 from pathlib import Path
 from typing import Any
 
-from ..websearch.run import STAGES
+from ..uniqueness.web.run import STAGES
 from .i18n import error_text
 from .jobs import Side, WebCheckPage, web_check_job
 from .pool import Busy, Overrun, PoolSettings, WorkerPool

@@ -26,7 +26,7 @@ from search_server import DRAFT, StandIn, serve
 
 import canon
 from canon.sources.fetch import FetchOptions
-from canon.websearch import provider_of, web_check
+from canon.uniqueness.web import provider_of, web_check
 
 pytestmark = pytest.mark.browser
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import canon
-from canon.exclusion import MAX_ENTRIES, Exclusion
 from canon.index.store import Index
+from canon.uniqueness.exclusion import MAX_ENTRIES, Exclusion
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXT = "Зелёный чай заваривают водой около восьмидесяти градусов и не дольше трёх минут"

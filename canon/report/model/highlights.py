@@ -19,7 +19,7 @@ from enum import IntEnum
 from ...canonical import Canonical, Fragment
 from ...comparison import Comparison, Table, shared_fragments
 from ...profile import Profile
-from ...uniqueness import CheckResult
+from ...uniqueness.against_index import CheckResult
 
 __all__ = [
     "EXACT",

@@ -11,8 +11,8 @@ from ...sources.documents import Document
 from ...sources.fetch import is_url
 from ...text.normalize import IGNORABLE
 from ...text.tricks import Trick
-from ...uniqueness import CheckResult, SimilarDocument, SourceMatch
-from ...verdict import Verdict
+from ...uniqueness.against_index import CheckResult, SimilarDocument, SourceMatch
+from ...uniqueness.verdict import Verdict
 
 __all__ = [
     "METRICS",

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from ...canonical import Fragment
 from ...comparison import Table
-from ...rewrites import Rewrite
 from ...sources.documents import Document
 from ...sources.fetch import is_url
-from ...uniqueness import CheckResult
-from ...verdict import counted
+from ...uniqueness.against_index import CheckResult
+from ...uniqueness.rewrites import Rewrite
+from ...uniqueness.verdict import counted
 from .highlights import Run, check_runs, compare_runs, fragment_k, runs_of
 from .rows import (
     DocumentRow,

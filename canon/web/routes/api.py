@@ -8,8 +8,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from ...rewrites import THRESHOLD
 from ...textstats.targets import MAX_KEYWORD_CHARS, MAX_KEYWORDS
+from ...uniqueness.rewrites import THRESHOLD
 from .. import jobs
 from ..jobs import PAGE_KS, PAGE_PROFILES
 from ..running import in_worker, side_of

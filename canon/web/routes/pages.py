@@ -20,7 +20,7 @@ from starlette.datastructures import FormData, UploadFile
 from ...profile import BUILTIN_PROFILES
 from ...report.html import environment
 from ...report.model.numbers import index_rows
-from ...rewrites import THRESHOLD
+from ...uniqueness.rewrites import THRESHOLD
 from .. import jobs
 from ..i18n import error_text, languages, locale_of, translations
 from ..jobs import PAGE_KS, PAGE_PROFILES, Side

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
-from ...websearch.run import STAGES
+from ...uniqueness.web.run import STAGES
 from ..i18n import LOCALES, locale_of, translations
 from ..running import side_of
 from ..service import N_, FieldError, configured_providers

@@ -7,7 +7,7 @@ asks the provider and fetches the pages, :mod:`.run` checks the draft against th
 :mod:`canon.sources.search`.
 """
 
-from ..sources.search import PROVIDERS, Hit, Provider, provider_of
+from ...sources.search import PROVIDERS, Hit, Provider, provider_of
 from .candidates import Asked, PageRecord, normalized_url
 from .queries import MAX_BUDGET, Query, default_budget, pick_queries
 from .result import WebCheck, WebSource

@@ -17,10 +17,10 @@ import math
 from dataclasses import dataclass
 from functools import cache
 
-from ..canonical import canonicalize
-from ..errors import OptionError
-from ..records import record_dict
-from ..text.sentences import sentence_spans
+from ...canonical import canonicalize
+from ...errors import OptionError
+from ...records import record_dict
+from ...text.sentences import sentence_spans
 
 __all__ = [
     "CHARS_PER_QUERY",

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .canonical import Fragment, canonicalize
-from .index.rules import IndexedProfile, profile_of
-from .shingle import window_hashes
+from ..canonical import Fragment, canonicalize
+from ..fingerprints.shingles import window_hashes
+from ..index.rules import IndexedProfile, profile_of
 
 __all__ = ["Attribution", "attribute", "fragment_owners", "passages", "windows_of"]
 

@@ -15,8 +15,8 @@ from functools import cache
 
 import numpy as np
 
-from .errors import OptionError
-from .shingle import FMIX_M1, GOLDEN
+from ..errors import OptionError
+from ..hashing import FMIX_M1, GOLDEN
 
 __all__ = ["band_keys", "candidate_probability", "optimal_bands"]
 

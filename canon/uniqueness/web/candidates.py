@@ -13,16 +13,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from ..errors import CanonError, FetchError
+from ...errors import CanonError, FetchError
+from ...records import record_dict
+from ...sources.client import Politeness
+from ...sources.collection import Item
+from ...sources.documents import Document, page_document
+from ...sources.fetch import FetchOptions
+from ...sources.fetchall import fetch_all
+from ...sources.search.cache import QueryCache
+from ...sources.search.hits import Hit, Provider, client_for
 from ..exclusion import Exclusion
-from ..records import record_dict
-from ..sources.client import Politeness
-from ..sources.collection import Item
-from ..sources.documents import Document, page_document
-from ..sources.fetch import FetchOptions
-from ..sources.fetchall import fetch_all
-from ..sources.search.cache import QueryCache
-from ..sources.search.hits import Hit, Provider, client_for
 from .queries import Query
 
 __all__ = [

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 import regex
 
-from .canonical import Fragment
-from .errors import InputError
+from ..canonical import Fragment
+from ..errors import InputError
 
 __all__ = ["Verdict", "counted", "nothing_left", "ranges_mask", "verdict_of"]
 

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 import re2
 
-from .errors import OptionError
+from ..errors import OptionError
 
 __all__ = ["MAX_ENTRIES", "MAX_ENTRY_LENGTH", "PATTERN_PREFIX", "Exclusion"]
 

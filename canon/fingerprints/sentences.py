@@ -29,10 +29,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .canonical import Canonical
-from .records import record_dict
-from .shingle import token_hashes
-from .text.sentences import sentence_spans
+from ..canonical import Canonical
+from ..hashing import token_hashes
+from ..records import record_dict
+from ..text.sentences import sentence_spans
 
 __all__ = [
     "MAX_LEMMAS",

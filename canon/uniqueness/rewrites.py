@@ -39,13 +39,13 @@ from typing import Any
 
 import numpy as np
 
-from .canonical import Canonical, canonicalize
-from .errors import OptionError
+from ..canonical import Canonical, canonicalize
+from ..errors import OptionError
+from ..fingerprints.sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, idf, sentence_sets
+from ..index.rules import profile_of
+from ..index.store import Index, IndexedProfile
+from ..records import record_dict
 from .exclusion import Exclusion
-from .index.rules import profile_of
-from .index.store import Index, IndexedProfile
-from .records import record_dict
-from .sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, idf, sentence_sets
 
 __all__ = [
     "MAX_CANDIDATES",

@@ -22,8 +22,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .errors import OptionError
-from .shingle import GOLDEN, Tokens, fmix64, many_window_hashes
+from ..errors import OptionError
+from ..hashing import GOLDEN, Tokens, fmix64
+from .shingles import many_window_hashes
 
 __all__ = [
     "SIGNATURE_SCHEME",

@@ -21,22 +21,22 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..canonical import Fragment
-from ..errors import OptionError
+from ...canonical import Fragment
+from ...errors import OptionError
+from ...index.ingest import DEFAULT_K, DEFAULT_PROFILES
+from ...index.prepare import prepare_all
+from ...index.rules import profile_of
+from ...index.store import Index
+from ...index.writes import Prepared
+from ...profile import Profile, get_profile
+from ...sources.documents import Document
+from ...sources.fetch import FetchOptions
+from ...sources.search.cache import QueryCache
+from ...sources.search.hits import Provider
+from ...text.quotes import quoted_ranges
+from ..against_index import CheckResult, ProfileCheck, check
 from ..exclusion import Exclusion
-from ..index.ingest import DEFAULT_K, DEFAULT_PROFILES
-from ..index.prepare import prepare_all
-from ..index.rules import profile_of
-from ..index.store import Index
-from ..index.writes import Prepared
-from ..profile import Profile, get_profile
 from ..rewrites import THRESHOLD
-from ..sources.documents import Document
-from ..sources.fetch import FetchOptions
-from ..sources.search.cache import QueryCache
-from ..sources.search.hits import Provider
-from ..text.quotes import quoted_ranges
-from ..uniqueness import CheckResult, ProfileCheck, check
 from ..verdict import verdict_of
 from .candidates import Found, PageRecord, ask_all, candidates, fetch_pages, items_of
 from .queries import pick_queries

@@ -18,19 +18,19 @@ from typing import Any
 
 import numpy as np
 
+from ..canonical import Canonical, Fragment, canonicalize
+from ..errors import IndexFileError, InputError, OptionError, TextTooShort
+from ..fingerprints.measures import exact_jaccard
+from ..fingerprints.minhash import estimate_jaccard, signature
+from ..fingerprints.shingles import window_hashes
+from ..index.rules import profile_of
+from ..index.store import Index, IndexedProfile
+from ..records import record_dict
+from ..text.quotes import quoted_ranges
+from ..text.tricks import Trick
 from .attribution import Attribution, attribute, fragment_owners, passages, windows_of
-from .canonical import Canonical, Fragment, canonicalize
-from .errors import IndexFileError, InputError, OptionError, TextTooShort
 from .exclusion import Exclusion
-from .index.rules import profile_of
-from .index.store import Index, IndexedProfile
-from .measures import exact_jaccard
-from .records import record_dict
 from .rewrites import THRESHOLD, Rewrite, find_rewrites
-from .shingle import window_hashes
-from .sketch import estimate_jaccard, signature
-from .text.quotes import quoted_ranges
-from .text.tricks import Trick
 from .verdict import Verdict, counted, nothing_left, ranges_mask, verdict_of
 
 __all__ = [

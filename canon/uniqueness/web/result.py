@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..records import plain
-from ..uniqueness import CheckResult, SourceMatch
+from ...records import plain
+from ..against_index import CheckResult, SourceMatch
 from .candidates import Asked, PageRecord
 
 __all__ = ["WebCheck", "WebSource"]

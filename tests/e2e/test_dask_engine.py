@@ -119,7 +119,7 @@ def test_a_worker_killed_mid_job_changes_nothing(tmp_path: Path) -> None:
     import threading
     import time
 
-    from test_index import make_corpus
+    from corpora import make_corpus
 
     from canon.dedup.settings import Reading
     from canon.dedup.stages import read_entries

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from test_index import make_corpus
+from corpora import make_corpus
 
 import canon
 from canon import Index

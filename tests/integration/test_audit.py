@@ -21,6 +21,7 @@ import psutil
 import pytest
 from audit_site import serve
 from click.testing import CliRunner
+from repo_paths import ROOT
 
 from canon.audit.state import State
 from canon.canonical import canonicalize
@@ -28,7 +29,6 @@ from canon.cli import cli
 from canon.index.store import Index
 
 pytestmark = pytest.mark.network
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _run(*args: str) -> tuple[int, str]:

@@ -18,6 +18,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from repo_paths import ROOT, SHARED_DATA
 
 import benchmarks
 from benchmarks import _common, corpus, data
@@ -38,7 +39,6 @@ from benchmarks._common import (
     verdict,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = (
     "checks", "crawl", "dedup", "extraction", "index", "lemmas", "quality", "repairs",
     "sampling", "sentences", "seo_ranges", "signatures", "speed", "verdict", "winnowing",
@@ -432,9 +432,6 @@ def test_seo_ranges_skips_absent_data(tmp_path: Path, capsys: pytest.CaptureFixt
     out = capsys.readouterr().out
     assert out.count("skipped:") == 3
     assert "nothing to fit" in out
-
-
-SHARED_DATA = ROOT.parent / "shared" / "data"
 
 
 def test_seo_constants_are_the_measurement() -> None:

@@ -21,13 +21,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from repo_paths import ROOT
 from search_server import DRAFT, StandIn, serve
 
 from canon.cli import cli
 from canon.cli.check import stage_text
 from canon.uniqueness.web.run import WebProgress
 
-ROOT = Path(__file__).resolve().parents[1]
 QUERIES = 2
 CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 

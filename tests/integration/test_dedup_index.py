@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from repo_paths import ROOT
 
 from canon.canonical import canonicalize
 from canon.dedup import LocalEngine, MinHashSettings, dedup
@@ -27,7 +28,7 @@ from canon.index.ingest import add_sources
 from canon.index.rules import LSH_THRESHOLD
 from canon.index.store import Index
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = ROOT
 VOCABULARY = (
     "дом улица город река лес поле дорога машина поезд станция школа книга учитель ученик "
     "работа завод рынок цена товар деньги банк окно дверь стол стул лампа свет ночь утро "

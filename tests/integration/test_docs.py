@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import click
 import pytest
+from repo_paths import ROOT
 
 from canon.cli import cli
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
+README = (ROOT / "README.md").read_text("utf-8")
 
 
 def _commands(

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_index import make_corpus, recounted
+from corpora import make_corpus, recounted
+from repo_paths import ROOT
 
 import canon
 from canon import Index
@@ -24,8 +25,6 @@ from canon.index.manifest import read_manifest
 from canon.index.schema import TABLES
 from canon.index.segments import LEMMAS, folder_of
 from canon.index.upgrade import upgrade
-
-ROOT = Path(__file__).resolve().parent.parent
 
 # The tables of schema version 4 that version 5 no longer has, as version 4 created them.
 _V4_TABLES = """

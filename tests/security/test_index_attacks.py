@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_index import make_corpus
+from corpora import make_corpus
 
 import canon
 from canon import Index

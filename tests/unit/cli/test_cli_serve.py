@@ -14,12 +14,11 @@ import pytest
 from click.testing import CliRunner
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from repo_paths import EXAMPLES
 
 import canon
 from canon.cli import cli
 from canon.web.settings import ServerSettings
-
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 @pytest.fixture

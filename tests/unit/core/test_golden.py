@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 import pytest
+from repo_paths import SHARED_DATA, TESTS
 
 import canon
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = TESTS / "golden"
 PROFILES = ("raw", "lemma", "stem")
 
 
@@ -42,7 +42,7 @@ def test_golden_canonical_forms() -> None:
 
 
 # pymorphy3's own known answers (read from the shared peer vectors; skipped when absent).
-PEER = Path(__file__).resolve().parents[2] / "shared/data/peer-test-vectors/pymorphy3"
+PEER = SHARED_DATA / "/peer-test-vectors/pymorphy3"
 
 
 def _peer_rows(name: str) -> list[dict]:

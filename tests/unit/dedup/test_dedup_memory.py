@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from repo_paths import ROOT
 
 import canon
 from canon.dedup import Budget, Entry, LocalEngine, MinHashSettings, Reading, dedup, parse_size
@@ -32,7 +33,6 @@ from canon.fingerprints.shingles import shingle_hashes
 from canon.profile import get_profile
 from canon.sources.collection import Item
 
-REPO = Path(__file__).resolve().parents[1]
 VOCABULARY = [f"слово{i}" for i in range(4000)]
 
 
@@ -301,7 +301,7 @@ def test_a_spill_dir_must_be_a_writable_directory(tmp_path: Path) -> None:
 
 
 def _canon(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "canon", "dedup", *args]
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
 
@@ -350,7 +350,7 @@ def test_the_main_process_stays_small_when_sets_spill(tmp_path: Path) -> None:
         for i in range(20_000):
             text = " ".join(rng.choice(VOCABULARY) for _ in range(300))
             out.write(json.dumps({"id": f"d{i}", "text": text}, ensure_ascii=False) + "\n")
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-c", _RSS_SCRIPT, str(tmp_path / "corpus.jsonl"), "0"]
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from repo_paths import FIXTURES, ROOT
 
 import canon
 from canon import Index, canonicalize
@@ -31,8 +32,7 @@ from canon.text.sentences import PIECE_CHARS, sentence_spans
 from canon.uniqueness.exclusion import Exclusion
 from canon.uniqueness.rewrites import PER_SENTENCE, RewriteCheck, find_rewrites
 
-ROOT = Path(__file__).resolve().parent.parent
-ARTICLES = ROOT / "tests" / "fixtures" / "site"
+ARTICLES = FIXTURES / "site"
 
 
 def lemmas(text: str) -> set[int]:

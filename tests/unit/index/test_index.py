@@ -4,13 +4,12 @@ exclusion, quotes, and every kind of bad index file."""
 from __future__ import annotations
 
 import json
-import random
-import re
 import sqlite3
 from pathlib import Path
 
 import numpy as np
 import pytest
+from corpora import SENTENCES, brute_force, make_corpus, recounted
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,34 +17,6 @@ import canon
 from canon import Index
 from canon.index.segments import BANDS
 from canon.text.quotes import quoted_ranges
-
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "tests" / "fixtures" / "site"
-
-
-def _sentences() -> list[str]:
-    texts = [
-        p.read_text("utf-8")
-        for p in (*FIXTURES.glob("article-*.txt"), ROOT / "examples" / "rewrite.txt")
-    ]
-    found = [s.strip() for t in texts for s in re.split(r"(?<=[.!?])\s+", t)]
-    return [s for s in found if len(s.split()) >= 6]
-
-
-SENTENCES = _sentences()
-
-
-def make_corpus(folder: Path, count: int, seed: int = 1) -> dict[str, str]:
-    """``count`` documents of 4-9 sentences each, drawn from one pool so that they overlap."""
-    rng = random.Random(seed)
-    folder.mkdir(parents=True, exist_ok=True)
-    docs = {}
-    for i in range(count):
-        text = " ".join(rng.sample(SENTENCES, rng.randint(4, 9)))
-        path = folder / f"doc-{i:03d}.txt"
-        path.write_text(text, "utf-8")
-        docs[str(path)] = text
-    return docs
 
 
 @pytest.fixture(scope="module")
@@ -62,21 +33,6 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, st
         )
     assert (report.added, report.failures) == (30, ())
     return db, docs
-
-
-def brute_force(draft: str, docs: dict[str, str], profile: str, k: int) -> tuple[float, dict]:
-    """Uniqueness and per-source numbers from plain pairwise comparisons."""
-    mine = canon.shingles(canon.canonicalize(draft, profile).tokens, k)
-    found: set = set()
-    per_source = {}
-    for source, text in docs.items():
-        theirs = canon.shingles(canon.canonicalize(text, profile).tokens, k)
-        shared = mine & theirs
-        found |= shared
-        if shared:
-            result = canon.compare(draft, text, k=k, profile=profile)
-            per_source[source] = (result.common, result.containment_first, result.jaccard)
-    return 1 - len(found) / len(mine), per_source
 
 
 draft_texts = st.lists(st.sampled_from(SENTENCES), min_size=2, max_size=6).map(" ".join)
@@ -385,19 +341,6 @@ def test_set_phrases_count_as_borrowed_but_credit_no_source(corpus) -> None:
     credited = {m.source: m.shared for m in capped.sources}
     assert sum(credited.values()) < sum(m.shared for m in exact.sources)
     assert all(credited.get(m.source, 0) <= m.shared for m in exact.sources)
-
-
-def recounted(db: Path) -> tuple[int, int, dict[str, int]]:
-    """Stored texts, their bytes and each profile's shingles, counted from every row."""
-    with sqlite3.connect(db) as raw:
-        texts, size = raw.execute(
-            "SELECT count(text), coalesce(sum(length(text)), 0) FROM documents"
-        ).fetchone()
-        rows = raw.execute(
-            "SELECT p.name, coalesce(sum(d.shingles), 0) FROM profiles p "
-            "LEFT JOIN doc_profiles d ON d.profile_id = p.id GROUP BY p.id"
-        ).fetchall()
-    return texts, size, dict(rows)
 
 
 def test_stats_totals_equal_a_recount_through_adds_re_adds_and_removes(tmp_path: Path) -> None:

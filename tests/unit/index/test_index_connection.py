@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from test_index import make_corpus
+from corpora import make_corpus
 
 import canon
 import canon.index.connection

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_index import SENTENCES
+from corpora import SENTENCES
 
 import canon
 import canon.index.lemmas

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_index import make_corpus
+from corpora import make_corpus
 
 import canon
 from canon import Index

@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from test_index import make_corpus
+from corpora import make_corpus
 
 import canon
 from canon import Index

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from corpora import brute_force, make_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_index import brute_force, make_corpus
+from repo_paths import ROOT
 
 import canon
 from canon import Index
@@ -28,7 +29,6 @@ from canon.index.segments import BANDS, SHINGLES, Mapped, SegmentInfo, folder_of
 from canon.index.writes import Prepared
 
 RAW = canon.get_profile("raw")
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _doc(source: str, hashes: set[int]) -> Prepared:

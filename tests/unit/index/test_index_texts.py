@@ -6,9 +6,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from corpora import make_corpus
 from hypothesis import given
 from hypothesis import strategies as st
-from test_index import make_corpus
 
 import canon
 from canon import Index

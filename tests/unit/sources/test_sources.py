@@ -14,6 +14,7 @@ import pytest
 from docx.enum.text import WD_BREAK
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from repo_paths import FIXTURES, ROOT
 from wordfiles import CLOSING, CONTENT_TYPES, OPENING, body, write_docx
 
 import canon
@@ -337,8 +338,8 @@ def test_check_html_size_and_unclosed_markup() -> None:
 
 
 def _real_pages() -> list[Path]:
-    root = Path(__file__).resolve().parents[1]
-    pages = sorted((root / "tests" / "fixtures" / "site").glob("*.html"))
+    root = ROOT
+    pages = sorted((FIXTURES / "site").glob("*.html"))
     for shared in (root.parent / "shared" / "data", root.parents[1] / "shared" / "data"):
         if shared.is_dir():
             pages += sorted(shared.rglob("*.htm*"))

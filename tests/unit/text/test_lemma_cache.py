@@ -16,12 +16,12 @@ import pytest
 import xxhash
 from hypothesis import given
 from hypothesis import strategies as st
+from repo_paths import ROOT
 
 from canon.canonical import canonicalize, clear_caches
 from canon.text import lemma_cache, lemmatize
 from canon.text.lemma_cache import LemmaFile, cache_dir, lemma_file
 
-ROOT = Path(__file__).resolve().parent.parent
 TEXT = "Мама мыла раму, а кошки ловили мышей в старом сарае. Дети читали книги о далёких морях."
 
 

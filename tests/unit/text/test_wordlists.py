@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from repo_paths import ROOT
 
 import canon
 from canon.text.wordlists import (
@@ -14,8 +15,6 @@ from canon.text.wordlists import (
     read_synonyms,
     resolve_list,
 )
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_builtin_lists_are_the_shipped_files() -> None:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from repo_paths import FIXTURES, ROOT
 
 import canon
 from canon import Fragment, Index, canonicalize
@@ -29,8 +30,7 @@ from canon.uniqueness.rewrites import (
 )
 from canon.uniqueness.verdict import ranges_mask
 
-ROOT = Path(__file__).resolve().parent.parent
-ARTICLES = ROOT / "tests" / "fixtures" / "site"
+ARTICLES = FIXTURES / "site"
 
 
 # ---------------------------------------------------------------- the computations replaced

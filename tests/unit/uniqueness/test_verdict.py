@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from repo_paths import FIXTURES
 
 import canon
 from canon import Fragment, Index
@@ -17,7 +18,7 @@ from canon.errors import InputError, OptionError
 from canon.text.lemmatize import base_forms
 from canon.uniqueness.verdict import counted, verdict_of
 
-SITE = Path(__file__).resolve().parent / "fixtures" / "site"
+SITE = FIXTURES / "site"
 GARDEN = (SITE / "article-garden.txt").read_text("utf-8")
 TEA = (SITE / "article-tea.txt").read_text("utf-8")
 NEW = (

@@ -20,6 +20,7 @@ import pytest
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 from markupsafe import escape
+from repo_paths import EXAMPLES
 from search_server import DRAFT, StandIn, serve
 
 import canon
@@ -31,7 +32,6 @@ from canon.web import create_app
 from canon.web.i18n import LOCALE_DIR, translations
 from canon.web.said import LIBRARY_SENTENCES, said
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 QUERIES = 2
 
 

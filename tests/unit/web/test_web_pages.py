@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
+from repo_paths import EXAMPLES
 
 import canon
 from canon.cli import cli
@@ -35,7 +36,7 @@ SHORT = "Кошка ловила мышей в старом амбаре у ре
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("pages") / "c.db"
-    examples = Path(__file__).resolve().parents[1] / "examples"
+    examples = EXAMPLES
     with canon.Index(path, create=True) as index:
         profiles = [canon.get_profile("raw"), canon.get_profile("lemma")]
         canon.add_sources(index, [str(examples / "original.txt")], profiles, k=4)

@@ -1,8 +1,8 @@
 """How well does the sentence measure tell rewritten sentences from new ones, and what does it cost?
 
-The measure (``canon.sentences``, looked up in an index by ``canon.rewrites.find_rewrites``)
-scores a draft sentence against a source sentence by the IDF-weighted Dice of their content
-lemma sets under the lemma profile.  This script:
+The measure (``canon.fingerprints.sentences``, looked up in an index by
+``canon.uniqueness.rewrites.find_rewrites``) scores a draft sentence against a source sentence by
+the IDF-weighted Dice of their content lemma sets under the lemma profile.  This script:
 
 1. builds a *reference index* (profiles raw and lemma, k = 4) of the texts that play the
    sources: every text of ``ru-news-same-story-pairs`` and the first headline (``text_1``) of

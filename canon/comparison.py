@@ -1,6 +1,6 @@
 """Two texts → shared shingles and the metrics that name what they measure; the side-by-side table.
 
-The measures are those of :mod:`canon.measures`; a :class:`Table` holds one
+The measures are those of :mod:`canon.fingerprints.measures`; a :class:`Table` holds one
 :class:`Comparison` per profile and k, and keeps each text's :class:`Canonical` per profile so
 that reports draw their highlights without canonicalizing again.
 """

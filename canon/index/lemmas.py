@@ -2,7 +2,7 @@
 that makes a content lemma common.
 
 Under each profile with morphology, the index keeps what the sentence measure
-(:mod:`canon.sentences`) needs:
+(:mod:`canon.fingerprints.sentences`) needs:
 
 - each document's sentences (spans and lemma hash sets), one blob in ``doc_sentences``;
 - which documents hold each content lemma: the profile's lemma stream of postings segments

@@ -1,8 +1,9 @@
 """Items → documents prepared for the index: read, canonicalized and hashed in worker processes.
 
 Under a profile with morphology, a document's sentences are also split and kept as lemma sets
-(:func:`canon.sentences.sentence_sets`) for the sentence measure.  :func:`shingle_profiles`
-is that preparation of one text; the site audit prepares its pages with it too.
+(:func:`canon.fingerprints.sentences.sentence_sets`) for the sentence measure.
+:func:`shingle_profiles` is that preparation of one text; the site audit prepares its pages with it
+too.
 
 Each worker process gets the job (profiles, k, step, sampling, how to read) once, at start;
 items go out a few blocks per worker at a time (:func:`canon.workers.in_order`) and prepared

@@ -1,11 +1,11 @@
 """The rules an index is built with: its profile registry, registered once, read back and checked.
 
-Every index keeps, for each of its profiles, the fingerprint, the settings, k, step, the rule
-that thins its shingles and the MinHash/LSH settings of its signatures.  The thinning rule is
-one of: every shingle; mod-m sampling (the shingles whose hash is 0 modulo m); winnowing with
-window w (:mod:`canon.winnowing`).  Its column, ``profiles.sample``, holds m for sampling (1:
-every shingle) and −w for winnowing.  :func:`kept_windows` applies the rule to a text's
-windows, the same way for a document added and for a draft checked.
+Every index keeps, for each of its profiles, the fingerprint, the settings, k, step, the rule that
+thins its shingles and the MinHash/LSH settings of its signatures.  The thinning rule is one of:
+every shingle; mod-m sampling (the shingles whose hash is 0 modulo m); winnowing with window w
+(:mod:`canon.fingerprints.winnowing`).  Its column, ``profiles.sample``, holds m for sampling (1:
+every shingle) and −w for winnowing.  :func:`kept_windows` applies the rule to a text's windows, the
+same way for a document added and for a draft checked.
 
 The first add registers them in one ``BEGIN IMMEDIATE`` transaction that reads the registry
 again under the write lock, so two adds starting on a new index agree on one registry; every

@@ -15,7 +15,8 @@ content lemmas); this file keeps their manifest.
   one leaf page (a ``WITHOUT ROWID`` table keeps about 1 KB of it there and the rest in an
   overflow page of its own, a third of the file's pages wasted).
 - ``doc_sentences``: under a profile with morphology (lemma, stem), each document's sentences
-  as character spans and content-lemma hash sets (``canon.sentences.SentenceSets`` bytes),
+  as character spans and content-lemma hash sets
+  (``canon.fingerprints.sentences.SentenceSets`` bytes),
   under the same key: a table of its own, so that the sentences of a check's candidates are
   read without the rest of their rows.
 - ``segments``: the manifest of the postings segments: each file's name, profile, kind (which

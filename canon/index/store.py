@@ -109,7 +109,8 @@ class Index:
         ``sample`` > 1 keeps only the shingles whose hash is 0 modulo ``sample`` (Broder's
         mod-m sampling): the inverted table shrinks that many times, at some cost in accuracy.
         ``winnow`` > 1 keeps the smallest hash of every ``winnow`` consecutive shingles
-        (:mod:`canon.winnowing`): any shared run of ``winnow + k - 1`` words is still found.
+        (:mod:`canon.fingerprints.winnowing`): any shared run of ``winnow + k - 1`` words is
+        still found.
         """
         with self._reading():
             return register_profiles(self._db, self.path, profiles, k, step, sample, winnow)

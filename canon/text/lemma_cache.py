@@ -8,7 +8,7 @@ lemmas made by another.  Worker processes and later runs load the file at their 
 start warm.
 
 The file holds the forms, their lemmas and each lemma's token hash (xxh3_64, as
-:mod:`canon.shingle` defines it), behind a header with the key, the counts and a checksum.  It
+:mod:`canon.hashing` defines it), behind a header with the key, the counts and a checksum.  It
 is written whole to a temporary file beside it and moved into place (``os.replace``), merged
 with what is on disk at that moment under a lock (``flock`` on a ``.lock`` file beside it), so
 readers never see half a file and concurrent writers lose none of each other's forms.  A

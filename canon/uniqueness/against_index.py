@@ -5,9 +5,9 @@ same k-word windows, and its shingles are looked up.  The per-profile figures ar
 ``uniqueness`` is the share of the draft's distinct shingles found in no indexed (and not
 excluded) document; per source, ``containment`` is the share of the draft's shingles found
 there and ``jaccard`` the usual set measure.  Sources that explain too little of the draft and
-set phrases make no fragments (:mod:`canon.attribution`); the fragments of word-for-word
+set phrases make no fragments (:mod:`canon.uniqueness.attribution`); the fragments of word-for-word
 profiles are *copied* text, those of the other profiles *rewritten* text, and the verdict
-(:mod:`canon.verdict`) weighs them over the draft's characters.
+(:mod:`canon.uniqueness.verdict`) weighs them over the draft's characters.
 """
 
 from __future__ import annotations
@@ -556,7 +556,7 @@ def check(
 
     A draft sentence whose content lemmas match a source sentence's with IDF-weighted Dice at
     least ``sentence_threshold`` is rewritten from it, whatever the word order
-    (:mod:`canon.rewrites`; ``None`` turns the sentence measure off).
+    (:mod:`canon.uniqueness.rewrites`; ``None`` turns the sentence measure off).
 
     With ``similar``, also list the indexed documents whose whole shingle set has Jaccard at
     least ``similar`` with the draft's: LSH candidates, verified exactly.  ``name`` is how

@@ -1,10 +1,10 @@
 """A draft and an index → the draft's sentences rewritten from indexed ones: source, spans, score.
 
-Each draft sentence of at least ``min_lemmas`` content lemmas is compared with the sentences
-of the indexed documents by the IDF-weighted Dice of their lemma sets
-(:mod:`canon.sentences`; IDF from the index's document frequencies); it is *rewritten from* a
-source sentence when that score reaches ``threshold``.  The answer equals comparing the draft
-sentence with every sentence of every document (up to a cap), but only a few documents are read:
+Each draft sentence of at least ``min_lemmas`` content lemmas is compared with the sentences of the
+indexed documents by the IDF-weighted Dice of their lemma sets (:mod:`canon.fingerprints.sentences`;
+IDF from the index's document frequencies); it is *rewritten from* a source sentence when that score
+reaches ``threshold``.  The answer equals comparing the draft sentence with every sentence of every
+document (up to a cap), but only a few documents are read:
 
 - Dice ≥ θ needs ``w(shared) ≥ α · w(draft)`` with ``α = θ / (2 − θ)``.  So a source
   sentence that reaches θ must hold one of the draft sentence's rarest lemmas, those that

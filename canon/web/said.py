@@ -25,7 +25,7 @@ __all__ = ["LIBRARY_SENTENCES", "said", "said_parts"]
 # The most specific first: a placeholder matches as little as it can, and a sentence is
 # said by the first msgid that matches it whole.
 LIBRARY_SENTENCES = (
-    # the verdict's formula (canon.uniqueness, canon.websearch), clause by clause
+    # the verdict's formula (canon.uniqueness, canon.uniqueness.web), clause by clause
     N_("uniqueness = 1 − copied − rewritten, as shares of the draft's letters and digits"),
     N_("copied: inside shingles matched word for word under %(profiles)s"),
     N_(
@@ -72,7 +72,7 @@ LIBRARY_SENTENCES = (
     # what found a source (canon.report.model.views)
     N_("%(count)s sentences"),
     N_("1 sentence"),
-    # why a page found on the web was not compared (canon.websearch)
+    # why a page found on the web was not compared (canon.uniqueness.web)
     N_("HTTP %(status)s"),
     N_("has %(words)s canonical words under %(profile)s, fewer than k=%(k)s"),
     # why a site audit stopped (canon.audit, canon.web.audits): its site at a private address

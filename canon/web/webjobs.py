@@ -5,7 +5,7 @@ A web check sends queries, fetches pages and takes far longer than a request sho
 runs as a job: :meth:`WebJobs.start` hands it to a pool of ``web_jobs`` worker processes
 (each job within ``web_deadline`` seconds) and returns at once; at most ``web_queue`` more
 jobs may wait, and one more is refused (429 with ``Retry-After``).  The worker writes the
-stage it is in (:data:`canon.websearch.run.STAGES`) to a file of the job; a status request
+stage it is in (:data:`canon.uniqueness.web.run.STAGES`) to a file of the job; a status request
 reads it.  Finished jobs are kept for :data:`KEPT_FOR` seconds, at most :data:`MAX_KEPT`.
 """
 

@@ -42,7 +42,7 @@ def test_golden_canonical_forms() -> None:
 
 
 # pymorphy3's own known answers (read from the shared peer vectors; skipped when absent).
-PEER = SHARED_DATA / "/peer-test-vectors/pymorphy3"
+PEER = SHARED_DATA / "peer-test-vectors/pymorphy3"
 
 
 def _peer_rows(name: str) -> list[dict]:

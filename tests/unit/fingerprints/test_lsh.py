@@ -1,4 +1,4 @@
-"""canon.lsh: the banding chosen from a threshold, the S-curve, and band keys.
+"""canon.fingerprints.lsh: the banding chosen from a threshold, the S-curve, and band keys.
 
 tests/test_dedup.py checks that the chosen banding favours recall and refuses bad settings;
 this file checks the choice against the exact integrals, the S-curve against sampling, and

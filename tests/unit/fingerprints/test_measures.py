@@ -1,4 +1,4 @@
-"""canon.measures: Jaccard, Dice and containment against Python's set arithmetic."""
+"""canon.fingerprints.measures: Jaccard, Dice and containment against Python's set arithmetic."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""canon.sketch: one-permutation MinHash with densification, against a scalar reference.
+"""canon.fingerprints.minhash: one-permutation MinHash with densification, against a scalar
+reference.
 
 tests/test_dedup.py covers the estimator's error at several lengths, identical and disjoint
 sets, the fixed byte layout and batch-versus-single signatures; this file checks the

@@ -13,6 +13,7 @@ import pytest
 from corpora import make_corpus
 
 import canon
+import canon.fingerprints.minhash
 from canon import Index
 from canon.index.prepare import prepare_all
 from canon.index.segments import BANDS
@@ -91,7 +92,8 @@ def test_similar_returns_band_neighbours_with_their_sets(built) -> None:
     with Index(db, readonly=True) as index:
         (profile,) = index.profiles()
         ids = {d["source"]: d["id"] for d in index.documents()}
-        signature = canon.sketch.signatures([np.array(sorted(own), dtype=np.uint64)])[0]
+        own_hashes = np.array(sorted(own), dtype=np.uint64)
+        signature = canon.fingerprints.minhash.signatures([own_hashes])[0]
         found = index.similar(profile, signature)
     by_id = {doc: (sig, hashes) for doc, sig, hashes in found}
     assert ids[source] in by_id  # a document is its own neighbour

@@ -356,7 +356,7 @@ _UNLISTED = 1.0
 def _one_word_likelier(joined: str, left: str, right: str) -> bool:
     """Whether ``joined`` reads better as one word than ``left`` and ``right`` as two, by
     wordfreq's unigram frequencies: ``по␣том`` is one word, ``в␣ход`` two."""
-    from .translit import zipf
+    from .frequency import zipf
 
     def log_p(word: str) -> float:
         return (zipf(word) or _UNLISTED) - 9

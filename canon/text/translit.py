@@ -29,9 +29,11 @@ from importlib import metadata
 from pathlib import Path
 
 from ..errors import MissingResource
+from .frequency import frequent_words
+from .frequency import version as wordfreq_version
 from .lemmatize import is_known, known_prefix
 
-__all__ = ["LATIN_LETTERS", "clear_caches", "is_english", "read_back", "versions", "zipf"]
+__all__ = ["LATIN_LETTERS", "clear_caches", "is_english", "read_back", "versions"]
 
 # Latin letters (with or without marks) and the signs schemas use for ь and ъ.
 LATIN_LETTERS = "a-z\u00e0-\u024f\u02b9\u02ba"
@@ -114,33 +116,10 @@ def _spellings() -> tuple[Spellings, Spellings, int]:
     return table, ending_table, max(map(len, table))
 
 
-@cache
-def _frequencies(lang: str) -> dict[str, float]:
-    """wordfreq's list of the words ``lang`` uses at least once per million words, with their
-    Zipf frequencies (3 = once per million, 6 = once per thousand)."""
-    try:
-        import wordfreq
-    except ImportError as exc:  # pragma: no cover - a declared dependency
-        raise MissingResource(
-            "wordfreq is not installed: pip install wordfreq", package="wordfreq"
-        ) from exc
-    return {
-        word: 9.0 - index / 100  # wordfreq's buckets are centibels
-        for index, bucket in enumerate(wordfreq.get_frequency_list(lang, "small"))
-        for word in bucket
-    }
-
-
-def zipf(word: str, lang: str = "ru") -> float:
-    """The Zipf frequency of ``word`` (lower case) in ``lang``: 3 is once per million words,
-    0 when rarer or unknown."""
-    return _frequencies(lang).get(word, 0.0)
-
-
 def is_english(word: str) -> bool:
     """Whether English uses ``word`` (lower case; every part of a hyphenated word) at least
     once per million words."""
-    english = _frequencies("en")
+    english = frequent_words("en")
     return all(p in english or p.replace("\u2019", "'") in english for p in word.split("-"))
 
 
@@ -189,7 +168,7 @@ def _candidates(word: str) -> dict[str, float]:
 def _best(found: dict[str, float]) -> str:
     if not found:
         return ""
-    russian = _frequencies("ru")
+    russian = frequent_words("ru")
 
     def cost(item: tuple[str, float]) -> float:
         word = item[0]
@@ -226,4 +205,4 @@ def clear_caches() -> None:
 @cache
 def versions() -> str:
     """What the readings depend on, for the profile's fingerprint."""
-    return f"iuliia {metadata.version('iuliia')}; wordfreq {metadata.version('wordfreq')}"
+    return f"iuliia {metadata.version('iuliia')}; {wordfreq_version()}"

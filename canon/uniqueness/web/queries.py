@@ -20,6 +20,7 @@ from functools import cache
 from ...canonical import canonicalize
 from ...errors import OptionError
 from ...records import record_dict
+from ...text.frequency import fine_zipf
 from ...text.sentences import sentence_spans
 
 __all__ = [
@@ -62,9 +63,7 @@ def default_budget(text: str) -> int:
 
 @cache
 def _rarity(lemma: str) -> float:
-    import wordfreq
-
-    return max(0.0, 8.0 - wordfreq.zipf_frequency(lemma, "ru"))
+    return max(0.0, 8.0 - fine_zipf(lemma, "ru"))
 
 
 def _runs(text: str) -> list[Query]:

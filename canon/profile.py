@@ -17,6 +17,7 @@ from functools import cache
 from typing import Literal
 
 from .errors import OptionError, ProfileError
+from .text.form import CANONICAL_FORM_VERSION
 from .text.lemmatize import analyzer_version
 from .text.translit import versions as translit_versions
 from .text.wordlists import list_words, read_synonyms, resolve_list
@@ -29,9 +30,6 @@ __all__ = [
     "get_profile",
     "repair_switches",
 ]
-
-# Bumped whenever the code changes what a profile produces, so stored fingerprints change too.
-CANONICAL_FORM_VERSION = 4
 
 Morphology = Literal["none", "lemma", "stem"]
 _POS_TAGS = frozenset(

@@ -45,6 +45,7 @@ import numpy as np
 import xxhash
 
 from ..hashing import token_hashes
+from .form import CANONICAL_FORM_VERSION
 
 __all__ = ["CACHE_ENV", "LemmaFile", "cache_dir", "lemma_file", "table_file"]
 
@@ -74,7 +75,6 @@ def cache_dir() -> Path | None:
 @cache
 def _key() -> str:
     """The versions that make a lemma: a change in any of them starts a new file."""
-    from ..profile import CANONICAL_FORM_VERSION
     from .lemmatize import analyzer_version
 
     return (

@@ -20,6 +20,7 @@ from ..errors import IndexFileError, OutputError
 from ..index.store import Index
 from ..profile import get_profile
 from ..sources.crawl.page import ContentArea
+from ..sources.extract import load_extractor
 from ..workers import die_with_parent
 from .analysis import Findings, analyse
 from .crawl import CrawlProgress, CrawlReport, crawl
@@ -59,7 +60,7 @@ def _warm() -> None:
     from ..canonical import canonicalize
 
     canonicalize("проверка связи", "lemma")
-    import trafilatura  # noqa: F401
+    load_extractor()
 
 
 def _executor(workers: int) -> ProcessPoolExecutor:

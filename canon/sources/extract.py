@@ -23,7 +23,7 @@ from itertools import islice
 from ..errors import ExtractionError, InputError
 from .limits import ReadLimits
 
-__all__ = ["Extracted", "check_html", "decode", "decode_html", "extract_html"]
+__all__ = ["Extracted", "check_html", "decode", "decode_html", "extract_html", "load_extractor"]
 
 _LEGACY_CYRILLIC = ["cp1251", "koi8_r", "cp866", "mac_cyrillic", "iso8859_5"]
 _BOMS = (
@@ -174,6 +174,11 @@ def check_html(html: str, source: str, limits: ReadLimits | None = None) -> None
         attributes += own
         if attributes > limits.max_attributes:
             raise _too_complex(source, f"more than {limits.max_attributes:,} attributes")
+
+
+def load_extractor() -> None:
+    """Import trafilatura now (a process that will extract pages loads it before the first)."""
+    import trafilatura  # noqa: F401
 
 
 def extract_html(

@@ -5,8 +5,8 @@ index in ``DIR/audit.db``), ``pages`` (a fetched page read in a worker process),
 (the row a fetched URL gives; progress and report), ``crawl`` (the asynchronous crawl,
 resumable), ``writer`` (batches written on a thread of their own), ``reread`` (stored pages
 read again under another content area), ``overlap`` (exact closest match and containment),
-``analysis`` (the findings), ``outputs`` (CSV, JSON Lines, XLSX), ``run`` (all of it, and
-analysing again without crawling).  The HTML report is :mod:`canon.report.audit`.
+``analysis`` (the findings), ``outputs`` (CSV, JSON Lines, XLSX), ``html`` (the HTML report,
+from the report's templates), ``run`` (all of it, and analysing again without crawling).
 """
 
 from .analysis import COLUMNS, AuditCluster, Findings, PageFinding, analyse

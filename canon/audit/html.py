@@ -1,6 +1,7 @@
 """An audit's findings → one self-contained HTML report, from the web's Jinja templates.
 
-The page (``audit.html``) is rendered standalone, as every canon report (:mod:`.html`): CSS
+The page (``audit.html``) is rendered standalone, as every canon report
+(:mod:`canon.report.html`): CSS
 inlined, every value autoescaped, nothing loaded from anywhere; a few lines of inline script
 sort a table when its header is clicked.  Each near-duplicate cluster shows its pages beside
 its representative with the differences marked: the runs of each text that the other does not
@@ -14,12 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..audit.analysis import COLUMNS, AuditCluster, Findings
 from ..canonical import canonicalize
 from ..comparison import shared_fragments
 from ..profile import get_profile
-from .html import _render
-from .model import Run, runs_of
+from ..report.html import render
+from ..report.model import Run, runs_of
+from .analysis import COLUMNS, AuditCluster, Findings
 
 __all__ = ["ClusterView", "Difference", "audit_html", "difference_runs"]
 
@@ -79,7 +80,7 @@ def audit_html(findings: Findings, texts: Mapping[str, str], context: Mapping[st
     differences.  ``texts`` are the main texts by URL; ``context`` names the audit (its
     starts, when it ran)."""
     clusters = [_cluster_view(c, texts) for c in findings.clusters[:SHOWN_CLUSTERS]]
-    return _render(
+    return render(
         "audit.html",
         findings=findings,
         summary=findings.summary(),

@@ -136,8 +136,8 @@ def _now() -> str:
 
 
 def _write(folder: Path, analysis: Analysis, report: CrawlReport | None) -> AuditResult:
-    from ..report.audit import audit_html
     from ..report.html import write_html
+    from .html import audit_html
 
     path = folder / AUDIT_FILE
     with Index(path) as index, State(path) as state:

@@ -34,6 +34,7 @@ __all__ = [
     "compare_html",
     "environment",
     "highlighted",
+    "render",
     "write_html",
 ]
 
@@ -86,7 +87,8 @@ def _standalone() -> jinja2.Environment:
     return env
 
 
-def _render(name: str, **context: Any) -> str:
+def render(name: str, **context: Any) -> str:
+    """The template ``name`` rendered standalone: CSS inlined, nothing loaded from anywhere."""
     return _standalone().get_template(name).render(**context)
 
 
@@ -99,12 +101,12 @@ def highlighted(text: str, groups: Groups) -> str:
 def compare_html(table: Table, docs: Sequence[Document], plot: bytes | None = None) -> str:
     """A report of a comparison: table, plot, both texts highlighted, statistics, rules."""
     image = base64.b64encode(plot).decode("ascii") if plot else None
-    return _render("compare.html", result=compare_view(table, docs), plot=image)
+    return render("compare.html", result=compare_view(table, docs), plot=image)
 
 
 def check_html(result: CheckResult, doc: Document) -> str:
     """A report of a uniqueness check: uniqueness, sources, the draft highlighted, statistics."""
-    return _render("check.html", result=check_view(result, doc))
+    return render("check.html", result=check_view(result, doc))
 
 
 def write_html(path: Path, page: str) -> None:

@@ -2,7 +2,7 @@
 (``terminal``, rich), the HTML reports (``html``, the web's Jinja templates) and a plot (``plot``).
 
 The terminal printers are loaded on first use, so that importing the model or the HTML
-renderer loads neither rich nor click.
+renderer does not load rich.
 """
 
 from __future__ import annotations

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import click
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
@@ -133,9 +132,9 @@ def print_table(table: Table, docs: Sequence[Document]) -> None:
 def print_tokens(canonical: Canonical, doc: Document, *, with_spans: bool) -> None:
     if with_spans:  # tab-separated, for other programs
         for token, (start, end) in zip(canonical.tokens, canonical.spans):
-            click.echo(f"{start}\t{end}\t{doc.text[start:end]}\t{token}")
+            print(f"{start}\t{end}\t{doc.text[start:end]}\t{token}", flush=True)
     else:
-        click.echo(" ".join(canonical.tokens))
+        print(" ".join(canonical.tokens), flush=True)
     err = Console(stderr=True, highlight=False)
     err.print(
         f"[dim]{canonical.profile.name} {canonical.fingerprint}: {len(canonical):,} words, "
@@ -206,8 +205,8 @@ def _near_grid(near: Sequence[NearRow]) -> RichTable:
 def _print_runs(console: Console, title: str, runs: Sequence[Run]) -> None:
     """A text with its marks: colours on a terminal, ``[[…]]`` and ``{{…}}`` otherwise."""
     if not console.is_terminal:
-        click.echo(f"\n{title} ([[copied word for word]], {{{{rewritten}}}}):")
-        click.echo(marked_runs(runs))
+        print(f"\n{title} ([[copied word for word]], {{{{rewritten}}}}):", flush=True)
+        print(marked_runs(runs), flush=True)
         return
     text = Text()
     for run in runs:

@@ -17,28 +17,19 @@ crawl records it.  A body is read only when its content type is one the caller t
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from email.utils import format_datetime, parsedate_to_datetime
+from email.utils import format_datetime
 from typing import Any
 
 from ..errors import FetchError, OptionError
-from .fetch import (
-    _REDIRECTS,
-    TEXT_TYPES,
-    CappedBody,
-    FetchOptions,
-    _media_type,
-    _next_hop,
-    _request_headers,
-    _short,
-    _tls,
-    fetch_error,
-)
+from .fetch import TEXT_TYPES, CappedBody, FetchOptions, fetch_error
+from .headers import media_type, request_headers, retry_after, shown
 from .pagecache import Page
+from .redirects import REDIRECTS, next_hop
+from .tls import tls_context
 
 __all__ = ["RETRIED", "Fetched", "Fetcher", "Politeness"]
 
@@ -95,20 +86,6 @@ class Fetched:
         return self.page.status
 
 
-def _retry_after(value: str, fallback: float, limit: float) -> float:
-    """Seconds a ``Retry-After`` header asks to wait (a number or an HTTP date), bounded."""
-    value = value.strip()
-    seconds = fallback
-    if value.isdigit():
-        seconds = float(value)
-    elif value:
-        try:
-            seconds = (parsedate_to_datetime(value) - datetime.now(UTC)).total_seconds()
-        except (TypeError, ValueError, OverflowError):
-            seconds = fallback
-    return max(0.0, min(seconds, limit))
-
-
 class _HostGate:
     """At most ``limit`` requests in flight to one host, and ``delay`` between their starts."""
 
@@ -152,7 +129,7 @@ class Fetcher:
         self._backend = AsyncPinnedBackend(self.options.allow_private)
         size = self.politeness.concurrency
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=_tls(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR")),
+            ssl_context=tls_context(),
             max_connections=size,
             max_keepalive_connections=size,
             keepalive_expiry=30.0,
@@ -184,7 +161,7 @@ class Fetcher:
             if fetched.status not in RETRIED or attempt == politeness.retries:
                 return Fetched(fetched.page, fetched.redirects, fetched.x_robots, attempt + 1)
             fallback = politeness.backoff * 2**attempt
-            wait = _retry_after(fetched.x_retry, fallback, politeness.max_retry_after)
+            wait = retry_after(fetched.x_retry, fallback, politeness.max_retry_after)
             await asyncio.sleep(wait)
         raise AssertionError("unreachable")
 
@@ -222,36 +199,36 @@ class Fetcher:
                 scheme=target.raw_scheme, host=target.raw_host, port=target.port,
                 target=target.raw_path,
             )  # fmt: skip
-            headers = _request_headers(target, options)
+            headers = request_headers(target, options.user_agent)
             extensions = {"timeout": timeouts}
             async with self._pool.stream(
                 "GET", core_url, headers=headers, extensions=extensions
             ) as response:
                 answer = httpx.Headers(response.headers)
-                if response.status not in _REDIRECTS:
+                if response.status not in REDIRECTS:
                     page = await self._page(url, target, response, answer, types)
                     return _Answer(
                         page,
                         tuple(hops),
-                        _short(answer.get("x-robots-tag", "")),
+                        shown(answer.get("x-robots-tag", "")),
                         answer.get("retry-after", ""),
                     )
                 hops.append((str(target), response.status))
-                target = _next_hop(url, target, answer, visited)
+                target = next_hop(url, target, answer, visited)
                 visited.append(str(target))
         raise FetchError(url, f"more than {options.max_redirects} redirects", reason="redirect")
 
     async def _page(
         self, url: str, final: Any, response: Any, headers: Any, types: Collection[str]
     ) -> Page:
-        media, charset = _media_type(headers)
+        media, charset = media_type(headers)
         body = b""
         if response.status < 400 and (not media or media in types):
             capped = CappedBody(url, headers, self.options)
             async for chunk in response.aiter_stream():
                 capped.feed(chunk)
             body = capped.finish()
-        date = _short(headers.get("date", "")) or format_datetime(datetime.now(UTC), True)
+        date = shown(headers.get("date", "")) or format_datetime(datetime.now(UTC), True)
         private = (final.host, final.port or (443 if final.scheme == "https" else 80))
         return Page(
             url,

@@ -12,10 +12,7 @@ private address.
 
 from __future__ import annotations
 
-import functools
 import math
-import os
-import ssl
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -24,8 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FetchError, OptionError
-from .decoding import DecodingError, accepted, decoder_for
+from .decoding import DecodingError, decoder_for
+from .headers import media_type, request_headers, shown
 from .pagecache import Page, PageCache
+from .redirects import REDIRECTS, next_hop
+from .tls import tls_context
 
 __all__ = [
     "TEXT_TYPES",
@@ -42,8 +42,6 @@ __all__ = [
 USER_AGENT = "canon/0.1 (Russian text similarity checker)"
 # Media types that hold a text canon can compare; anything else (PDF, images) is refused.
 TEXT_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain"})
-_REDIRECTS = frozenset({301, 302, 303, 307, 308})
-_SHORT = 100  # characters kept of a header value that is only shown (Date, reason phrase)
 
 
 def is_url(source: str) -> bool:
@@ -84,21 +82,6 @@ class FetchOptions:
 
 
 # --------------------------------------------------------------------------- responses
-
-
-def _short(value: str) -> str:
-    return "".join(c for c in value[:_SHORT] if c.isprintable())
-
-
-def _media_type(headers: Any) -> tuple[str, str | None]:
-    header = headers.get("content-type", "")
-    media = header.split(";", 1)[0].strip().lower()
-    charset = None
-    for param in header.split(";")[1:]:
-        name, _, value = param.partition("=")
-        if name.strip().lower() == "charset" and value.strip():
-            charset = _short(value.strip().strip("\"'").lower())
-    return media, charset
 
 
 def _too_large(url: str, limit: int, size: int | None = None) -> FetchError:
@@ -165,40 +148,22 @@ def _read_capped(url: str, chunks: Iterator[bytes], headers: Any, options: Fetch
 def _page(url: str, final: Any, response: Any, headers: Any, options: FetchOptions) -> Page:
     status = response.status
     if status >= 400:
-        phrase = _short(response.extensions.get("reason_phrase", b"").decode("latin-1"))
+        phrase = shown(response.extensions.get("reason_phrase", b"").decode("latin-1"))
         raise FetchError(url, f"HTTP {status} {phrase}".rstrip(), reason="status")
-    media, charset = _media_type(headers)
+    media, charset = media_type(headers)
     if media and media not in TEXT_TYPES:
         raise FetchError(
             url,
-            f"the content type is {_short(media)}, not a web page or plain text; "
+            f"the content type is {shown(media)}, not a web page or plain text; "
             "canon compares HTML and text",
             reason="content-type",
         )
     body = _read_capped(url, response.iter_stream(), headers, options)
-    date = _short(headers.get("date", "")) or format_datetime(datetime.now(UTC), True)
+    date = shown(headers.get("date", "")) or format_datetime(datetime.now(UTC), True)
     return Page(url, str(final), status, media, charset, date, body)
 
 
 # --------------------------------------------------------------------------- requests
-
-
-@functools.lru_cache(maxsize=4)
-def _tls(cafile: str | None, capath: str | None) -> ssl.SSLContext:
-    """The TLS settings: certifi's roots, or SSL_CERT_FILE / SSL_CERT_DIR when set."""
-    import httpx
-
-    return httpx.create_ssl_context()
-
-
-def _request_headers(target: Any, options: FetchOptions) -> list[tuple[bytes, bytes]]:
-    return [
-        (b"Host", target.netloc),
-        (b"User-Agent", options.user_agent.encode("ascii")),
-        (b"Accept", b"text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1"),
-        (b"Accept-Language", b"ru,en;q=0.5"),
-        (b"Accept-Encoding", accepted().encode("ascii")),
-    ]
 
 
 def _get(url: str, options: FetchOptions, deadline: Any) -> Page:
@@ -212,7 +177,7 @@ def _get(url: str, options: FetchOptions, deadline: Any) -> Page:
     backend = PinnedBackend(deadline, options.allow_private)
     read = options.read_timeout
     timeouts = {"connect": options.connect_timeout, "read": read, "write": read, "pool": read}
-    tls = _tls(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
+    tls = tls_context()
     visited = [str(target)]
     with httpcore.ConnectionPool(ssl_context=tls, network_backend=backend, retries=0) as pool:
         for _ in range(options.max_redirects + 1):
@@ -222,30 +187,18 @@ def _get(url: str, options: FetchOptions, deadline: Any) -> Page:
                 port=target.port,
                 target=target.raw_path,
             )
-            headers = _request_headers(target, options)
+            headers = request_headers(target, options.user_agent)
             extensions = {"timeout": timeouts}
             with pool.stream("GET", core_url, headers=headers, extensions=extensions) as response:
                 answer = httpx.Headers(response.headers)
-                if response.status not in _REDIRECTS:
+                if response.status not in REDIRECTS:
                     return replace(
                         _page(url, target, response, answer, options), private=backend.private
                     )
-                target = _next_hop(url, target, answer, visited)
+                target = next_hop(url, target, answer, visited)
                 visited.append(str(target))
             deadline.check()
     raise FetchError(url, f"more than {options.max_redirects} redirects", reason="redirect")
-
-
-def _next_hop(url: str, current: Any, headers: Any, visited: list[str]) -> Any:
-    from .urls import follow
-
-    location = headers.get("location")
-    if not location:
-        raise FetchError(url, "redirect without a Location header", reason="redirect")
-    target = follow(url, current, location)
-    if str(target) in visited:
-        raise FetchError(url, f"redirect loop ({current} → {target})", reason="redirect")
-    return target
 
 
 def fetch(url: str, options: FetchOptions | None = None) -> Page:
@@ -311,4 +264,4 @@ def _reason(exc: Exception) -> str:
     text = str(exc) or type(exc).__name__
     if "refused" in text.lower():
         return "connection refused"
-    return _short(text.splitlines()[0])
+    return shown(text.splitlines()[0])

@@ -18,7 +18,8 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from ..errors import FetchError
 from .client import Fetched, Fetcher, Politeness
-from .fetch import TEXT_TYPES, FetchOptions, _short
+from .fetch import TEXT_TYPES, FetchOptions
+from .headers import shown
 from .pagecache import Page, PageCache
 
 __all__ = ["fetch_all"]
@@ -32,7 +33,7 @@ def _as_page(fetched: Fetched) -> Page:
     if page.media_type and page.media_type not in TEXT_TYPES:
         raise FetchError(
             page.url,
-            f"the content type is {_short(page.media_type)}, not a web page or plain text; "
+            f"the content type is {shown(page.media_type)}, not a web page or plain text; "
             "canon compares HTML and text",
             reason="content-type",
         )

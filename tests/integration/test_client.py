@@ -15,12 +15,13 @@ from click.testing import CliRunner
 
 from canon.cli import cli
 from canon.errors import FetchError, OptionError
-from canon.sources.client import Fetcher, Politeness, _retry_after
+from canon.sources.client import Fetcher, Politeness
 from canon.sources.crawl.addresses import Scope, normalize
 from canon.sources.crawl.robots import Robots
 from canon.sources.fetch import FetchOptions
 from canon.sources.fetch import Page as Fetched
 from canon.sources.fetchall import fetch_all
+from canon.sources.headers import retry_after
 
 pytestmark = pytest.mark.network
 
@@ -91,11 +92,11 @@ def test_retries_wait_as_the_server_asks() -> None:
 
 
 def test_retry_after_values() -> None:
-    assert _retry_after("3", 1.0, 30.0) == 3.0
-    assert _retry_after("", 1.5, 30.0) == 1.5
-    assert _retry_after("garbage", 1.5, 30.0) == 1.5
-    assert _retry_after("99999", 1.0, 30.0) == 30.0  # bounded
-    assert _retry_after("Wed, 21 Oct 2015 07:28:00 GMT", 1.0, 30.0) == 0.0  # in the past
+    assert retry_after("3", 1.0, 30.0) == 3.0
+    assert retry_after("", 1.5, 30.0) == 1.5
+    assert retry_after("garbage", 1.5, 30.0) == 1.5
+    assert retry_after("99999", 1.0, 30.0) == 30.0  # bounded
+    assert retry_after("Wed, 21 Oct 2015 07:28:00 GMT", 1.0, 30.0) == 0.0  # in the past
 
 
 def test_politeness_is_checked() -> None:

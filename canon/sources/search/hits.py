@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import SearchError
 from ...records import record_dict
-from ..client import _retry_after
 from ..fetch import USER_AGENT, FetchOptions
+from ..headers import retry_after
 
 if TYPE_CHECKING:
     import httpx
@@ -75,7 +75,7 @@ class Provider(ABC):
         :data:`MAX_RETRY_WAIT` seconds) or a second."""
         answer = self.send(client, self.request(query, count))
         if answer.status in _RETRIED:
-            wait = _retry_after(answer.headers.get("retry-after", ""), 1.0, MAX_RETRY_WAIT)
+            wait = retry_after(answer.headers.get("retry-after", ""), 1.0, MAX_RETRY_WAIT)
             time.sleep(wait)
             answer = self.send(client, self.request(query, count))
         found = self.hits(answer)

@@ -32,7 +32,8 @@ from ..sources.collection import Failure, Item
 from ..sources.fetch import FetchOptions
 from .linking import BUCKET_LIMIT, Linked, walk
 from .settings import MinHashSettings, Reading
-from .stages import DedupResult, Entry, _UnionFind, clusters, pairs_within, read_entries, verify
+from .stages import DedupResult, Entry, clusters, pairs_within, read_entries, verify
+from .unionfind import UnionFind
 
 __all__ = ["DaskEngine", "connect", "dedup_dask"]
 
@@ -182,7 +183,7 @@ def _verified_pairs(
             .compute()
         )
     linked = Linked(found, len(candidates))
-    forest = _UnionFind(max(needed) + 1)
+    forest = UnionFind(max(needed) + 1)
     for a, b, _ in found:
         forest.union(a, b)
     for members in large:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..fingerprints.measures import exact_jaccard
-from .stages import _UnionFind
+from .unionfind import UnionFind
 
 __all__ = ["BUCKET_LIMIT", "Buckets", "Linked", "buckets", "link", "walk"]
 
@@ -85,9 +85,7 @@ class Linked:
     checked: int = 0
 
 
-def walk(
-    members: np.ndarray, sets: Sets, threshold: float, forest: _UnionFind, out: Linked
-) -> None:
+def walk(members: np.ndarray, sets: Sets, threshold: float, forest: UnionFind, out: Linked) -> None:
     """A large bucket, member by member against the groups of the members before it."""
     groups: list[list[int]] = []
     for x in members.tolist():
@@ -114,7 +112,7 @@ def link(found: Buckets, sets: Sets, threshold: float) -> Linked:
     """The candidate pairs at or above ``threshold``: every small-bucket pair verified, then the
     large buckets walked (see the module's note)."""
     out = Linked([], len(found.pairs))
-    forest = _UnionFind(found.documents)
+    forest = UnionFind(found.documents)
     last, first = -1, np.empty(0, dtype=np.uint64)
     for a, b in found.pair_list():
         if a != last:

@@ -18,6 +18,7 @@ from ..fingerprints.measures import exact_jaccard
 from ..sources.collection import Failure, Item
 from .reading import read_stream
 from .settings import Reading
+from .unionfind import UnionFind
 
 __all__ = [
     "Cluster",
@@ -118,27 +119,11 @@ def verify(
     return verified
 
 
-class _UnionFind:
-    def __init__(self, size: int) -> None:
-        self.parent = list(range(size))
-
-    def find(self, item: int) -> int:
-        while self.parent[item] != item:
-            self.parent[item] = self.parent[self.parent[item]]
-            item = self.parent[item]
-        return item
-
-    def union(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-
 def clusters(
     entries: Sequence[tuple[str, int]], verified: list[tuple[int, int, float]]
 ) -> list[Cluster]:
     """Connected components of the verified pairs; ``entries`` are ``(source, chars)``."""
-    forest = _UnionFind(len(entries))
+    forest = UnionFind(len(entries))
     for a, b, _ in verified:
         forest.union(a, b)
     members: dict[int, set[int]] = {}

@@ -18,7 +18,16 @@ from pathlib import Path
 from ..errors import IndexFileError
 from .schema import check_schema, create_schema, is_blank
 
-__all__ = ["BUSY_TIMEOUT", "open_index", "read_error", "reading", "transaction", "write_error"]
+__all__ = [
+    "BUSY_TIMEOUT",
+    "open_file",
+    "open_index",
+    "read_error",
+    "reading",
+    "transaction",
+    "use_wal",
+    "write_error",
+]
 
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another one's transaction
 
@@ -187,7 +196,7 @@ def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
     return db
 
 
-def _use_wal(db: sqlite3.Connection) -> None:
+def use_wal(db: sqlite3.Connection) -> None:
     """Switch to WAL mode (kept in the file).  The switch needs the file to itself and SQLite
     does not wait for that, so when several writers open a new index at once, wait here."""
     deadline = time.monotonic() + BUSY_TIMEOUT
@@ -208,7 +217,7 @@ def _tune(db: sqlite3.Connection, readonly: bool) -> None:
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA trusted_schema = OFF")  # a crafted file's schema runs no functions
     if not readonly:
-        _use_wal(db)
+        use_wal(db)
         db.execute("PRAGMA synchronous = NORMAL")
     db.execute("PRAGMA cache_size = -262144")
 
@@ -224,13 +233,19 @@ def _prepare(db: sqlite3.Connection, path: Path, create: bool, readonly: bool) -
         _tune(db, readonly)
 
 
+def open_file(path: Path, *, create: bool = False, readonly: bool = False) -> sqlite3.Connection:
+    """A connection to the SQLite file at ``path``, the path checked for this use but not the
+    schema (the upgrade opens files of an older one so)."""
+    _check_path(path, create, readonly)
+    return _connect(path, readonly)
+
+
 def open_index(path: Path, *, create: bool = False, readonly: bool = False) -> sqlite3.Connection:
     """A connection to the canon index at ``path``, its schema checked (and created if asked).
 
     Raises :class:`IndexFileError` for anything that keeps ``path`` from being used so.
     """
-    _check_path(path, create, readonly)
-    db = _connect(path, readonly)
+    db = open_file(path, create=create, readonly=readonly)
     try:
         _prepare(db, path, create, readonly)
     except BaseException:

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..fingerprints.sentences import SentenceSets
-from .connection import _check_path, _connect, _use_wal, reading, write_error
+from .connection import open_file, reading, use_wal, write_error
 from .manifest import add_segments, add_totals, take_doc_ids
 from .merging import merge_due
 from .schema import (
@@ -203,15 +203,14 @@ def _migrate(db: sqlite3.Connection, path: Path, version: int) -> tuple[int, int
 def upgrade(path: str | Path) -> UpgradeReport:
     """Migrate the index at ``path`` to this canon's schema version, in place."""
     path = Path(path)
-    _check_path(path, create=False, readonly=False)
-    db = _connect(path, readonly=False)
+    db = open_file(path)
     try:
         with reading(path):
             app, version = _marks(db)
             if app != APPLICATION_ID or not UPGRADABLE <= version < SCHEMA_VERSION:
                 check_schema(db, path)  # refuses what is no index, or too old, or newer
                 return UpgradeReport(version, 0, 0)
-            _use_wal(db)
+            use_wal(db)
             listed: set[str] = set()
             if version > 3:
                 listed = {n for (n,) in db.execute("SELECT name FROM segments")}

@@ -15,7 +15,8 @@ from .. import audits as jobs
 from ..i18n import LOCALES
 from ..service import N_, FieldError
 from ..settings import Settings
-from .pages import _number, _page, _text
+from .forms import number, text
+from .render import page
 
 __all__ = ["router"]
 
@@ -37,7 +38,7 @@ def _form(values: dict[str, str] | None = None) -> dict[str, str]:
 def _list_page(request: Request, settings: Any, status: int = 200, **context: Any) -> Response:
     context.setdefault("form", _form())
     runs = jobs.audits(_folder(settings))
-    return _page(request, "audits.html", status, runs=runs, max_pages=jobs.MAX_PAGES, **context)
+    return page(request, "audits.html", status, runs=runs, max_pages=jobs.MAX_PAGES, **context)
 
 
 @router.get("/audit")
@@ -48,15 +49,15 @@ def audit_list(request: Request, settings: Settings) -> Response:
 @router.post("/audit")
 async def audit_start(request: Request, settings: Settings) -> Response:
     form = await request.form()
-    kept = _form({name: _text(form, name) for name in ("start", "max_pages", "max_depth",
+    kept = _form({name: text(form, name) for name in ("start", "max_pages", "max_depth",
                                                         "threshold")})  # fmt: skip
     try:
-        depth = _text(form, "max_depth").strip()
+        depth = text(form, "max_depth").strip()
         asked = jobs.AuditRequest(
-            _text(form, "start").strip(),
-            int(_number(form, "max_pages", 100, 1, jobs.MAX_PAGES)),
-            int(_number(form, "max_depth", 0, 0, 100)) if depth else None,
-            _number(form, "threshold", Analysis().threshold, 0.05, 1),
+            text(form, "start").strip(),
+            int(number(form, "max_pages", 100, 1, jobs.MAX_PAGES)),
+            int(number(form, "max_depth", 0, 0, 100)) if depth else None,
+            number(form, "threshold", Analysis().threshold, 0.05, 1),
         )
         if not asked.start:
             raise FieldError("start: give the site's URL", "start",
@@ -79,7 +80,7 @@ def audit_view(request: Request, settings: Settings, audit_id: str) -> Response:
         return _list_page(request, settings, exc.status, error=exc)
     status = jobs.status_of(folder)
     files = [name for name in jobs.OUTPUTS if (folder / name).is_file()]
-    return _page(
+    return page(
         request, "audits.html", audit_id=audit_id, run=status, files=files, form=None,
         labels=jobs.SUMMARY_LABELS,
     )  # fmt: skip

@@ -18,7 +18,9 @@ from ..service import N_, FieldError, configured_providers
 from ..settings import ServerSettings, Settings
 from ..webjobs import WebJob, WebJobs
 from .api import CheckBody
-from .pages import _check_context, _check_form, _check_options, _number, _page, _side, _text
+from .checkform import check_context, check_form, check_options
+from .forms import number, side, text
+from .render import page
 
 __all__ = ["JobBody", "JobStatus", "api_router", "page_router"]
 
@@ -116,12 +118,12 @@ def api_check_job_status(job_id: str, request: Request) -> dict[str, Any]:
 
 
 def _web_options(form: Any, settings: ServerSettings) -> dict[str, Any]:
-    options = _check_options(form, settings)
-    queries = _text(form, "queries").strip()
+    options = check_options(form, settings)
+    queries = text(form, "queries").strip()
     return {
         **options,
-        "web": _provider(_text(form, "web")),
-        "queries": int(_number(form, "queries", 1, 1, MAX_QUERIES)) if queries else None,
+        "web": _provider(text(form, "web")),
+        "queries": int(number(form, "queries", 1, 1, MAX_QUERIES)) if queries else None,
         "with_index": bool(form.get("web_index")),
     }
 
@@ -129,15 +131,15 @@ def _web_options(form: Any, settings: ServerSettings) -> dict[str, Any]:
 @page_router.post("/check/web")
 async def check_web_submit(request: Request, settings: Settings) -> Response:
     form = await request.form()
-    kept = _check_form(settings, form)
+    kept = check_form(settings, form)
     try:
-        _number(form, "pass_mark", 0, 0, 100)
+        number(form, "pass_mark", 0, 0, 100)
         options = _web_options(form, settings)
-        draft = await _side(request, form, "draft")
+        draft = await side(request, form, "draft")
         job = _jobs(request).start(draft, options, kept)
     except FieldError as exc:
-        context = _check_context(settings, kept)
-        return _page(request, "check.html", exc.status, result=None, error=exc, **context)
+        context = check_context(settings, kept)
+        return page(request, "check.html", exc.status, result=None, error=exc, **context)
     lang = request.query_params.get("lang")
     where = request.url_for("check_web_view", job_id=job.id).path
     return RedirectResponse(where + (f"?lang={lang}" if lang in LOCALES else ""), 303)
@@ -148,22 +150,22 @@ def check_web_view(request: Request, settings: Settings, job_id: str) -> Respons
     try:
         job = _jobs(request).get(job_id)
     except FieldError as exc:
-        context = _check_context(settings, _check_form(settings))
-        return _page(request, "check.html", exc.status, result=None, error=exc, **context)
+        context = check_context(settings, check_form(settings))
+        return page(request, "check.html", exc.status, result=None, error=exc, **context)
     return _job_page(request, settings, job)
 
 
 def _job_page(request: Request, settings: ServerSettings, job: WebJob) -> Response:
-    context = _check_context(settings, job.form or _check_form(settings))
+    context = check_context(settings, job.form or check_form(settings))
     status = job.status(translations(locale_of(request)))
     where = request.url_for("api_check_job_status", job_id=job.id).path
     lang = locale_of(request)
     context |= {"web_job": status, "web_status": f"{where}?lang={lang}", "stage_names": STAGES}
     if job.state == "failed" and job.error is not None:
-        return _page(request, "check.html", job.error.status, result=None, error=job.error,
+        return page(request, "check.html", job.error.status, result=None, error=job.error,
                      **context)  # fmt: skip
     if job.state == "done" and job.result is not None:
         web = job.result.data["web"]
-        return _page(request, "check.html", result=job.result.view, web=web,
+        return page(request, "check.html", result=job.result.view, web=web,
                      web_queries=job.result.queries, **context)  # fmt: skip
-    return _page(request, "check.html", result=None, **context)
+    return page(request, "check.html", result=None, **context)

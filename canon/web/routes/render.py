@@ -1,0 +1,65 @@
+"""A template → an HTML page in the request's language, with what every page's layout shows
+(the server's rooms, the languages, a refusal said in the request's language).
+
+The pages draw with the same Jinja environment as the HTML reports (:mod:`canon.report.html`),
+plus the web's own filters (:mod:`canon.web.said`) and names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
+from markupsafe import Markup
+
+from ...report.html import environment
+from ..i18n import error_text, languages, locale_of, translations
+from ..said import said, said_parts
+from ..service import N_, UPLOAD_SUFFIXES
+from ..settings import ServerSettings
+from ..webjobs import STAGE_LABELS
+
+__all__ = ["PROVIDER_NAMES", "page", "templates"]
+
+templates = Jinja2Templates(env=environment())
+PROVIDER_NAMES = {"searxng": N_("SearXNG"), "yandex": N_("Yandex"), "google": N_("Google")}
+
+
+@pass_context
+def _said(context: Any, text: str) -> Markup:
+    return said(text, context["translations"], context["lang"])
+
+
+@pass_context
+def _said_parts(context: Any, text: str) -> str:
+    return said_parts(text, context["translations"])
+
+
+templates.env.globals.update(
+    said=_said, said_parts=_said_parts, provider_names=PROVIDER_NAMES, stage_labels=STAGE_LABELS
+)
+
+
+def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """The template ``name`` rendered for ``request`` with ``context`` and the layout's."""
+    settings: ServerSettings = request.app.state.settings
+    locale = locale_of(request)
+    t = translations(locale)
+    error = context.get("error")
+    context.setdefault("error", None)
+    context.setdefault("form", {})
+    context.update(
+        has_index=settings.index is not None,
+        has_check=getattr(request.app.state, "check_page", False),
+        has_audits=settings.audits is not None,
+        suffixes=",".join(UPLOAD_SUFFIXES),
+        translations=t,
+        lang=locale,
+        languages=languages(request, locale),
+        keep_lang=f"?lang={locale}" if "lang" in request.query_params else "",
+        error_message=error_text(error, t) if error is not None else "",
+    )
+    return templates.TemplateResponse(request, name, context, status_code=status)

@@ -11,16 +11,18 @@
     │   └── ProfileError            an unknown profile, word list or rule
     ├── TextTooShort (ValueError)   fewer canonical words than k       .words, .k, .side
     │   └── EmptyText               no word at all (statistics need k = 1)
-    ├── IndexFileError              an index file cannot be used       .path, .reason
+    ├── IndexFileError              an index file cannot be used       .path, .reason, .remedy
     ├── SearchError                 a search provider cannot answer    .provider, .reason
     ├── OutputError                 a report or result cannot be written  .path
     └── MissingResource             an optional package is not installed  .package
 
 Messages never name a command-line flag or a form field: they name the setting (``option``),
 the side (``side``: ``first``, ``second``, ``draft``) or the reason (``reason``, a short
-kebab-case code such as ``private-address``).  The CLI turns those attributes into ``--flag``
-hints and the web app into ``{"field": ...}``.  ``exit_code`` is the process exit status for
-the error; :class:`Outcome` holds the statuses of runs that did not fail.
+kebab-case code such as ``private-address``).  Nor do they name a command: what to do is said
+in words, and coded in ``remedy`` where a front has a command for it.  The CLI turns those
+attributes into ``--flag`` hints and its commands, and the web app into ``{"field": ...}``.
+``exit_code`` is the process exit status for the error; :class:`Outcome` holds the statuses of
+runs that did not fail.
 """
 
 from __future__ import annotations
@@ -163,12 +165,23 @@ class IndexFileError(CanonError):
     """An index file cannot be used: not an index, a newer schema, other rules, no room.
 
     ``reason``: ``missing``, ``not-an-index``, ``schema``, ``rules``, ``empty``, ``read-only``,
-    ``disk-full``, ``corrupt``, ``busy``, ``unreadable``, ``sqlite``.
+    ``disk-full``, ``corrupt``, ``busy``, ``unreadable``, ``sqlite``.  ``remedy``, when the
+    message ends with what to do, says it as a code a front can name its own way: ``create``
+    (no such index yet), ``upgrade`` (an older schema, migrated in place), ``rebuild`` (too old
+    to migrate: a new index from the same sources).
     """
 
-    def __init__(self, message: str, *, path: object = None, reason: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: object = None,
+        reason: str | None = None,
+        remedy: str | None = None,
+    ) -> None:
         super().__init__(message, reason=reason)
         self.path = path
+        self.remedy = remedy
 
 
 class SearchError(CanonError):

@@ -1,8 +1,8 @@
 """The ``canon`` command: thin commands over the library; a user's mistake is one line, exit 2.
 
 Each command parses its options, makes one library call and prints.  Library errors carry
-structured attributes (``option``, ``reason``); :func:`message_of` turns them into the
-``--flag`` hints of this command line.
+structured attributes (``option``, ``reason``, ``remedy``); :func:`message_of` turns them into
+the ``--flag`` hints and the commands of this command line.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from ..errors import CanonError, ExtractionError, FetchError, OptionError
+from ..errors import CanonError, ExtractionError, FetchError, IndexFileError, OptionError
 
 __all__ = ["cli", "main", "message_of"]
 
@@ -32,6 +32,12 @@ _HINTS = {
     (FetchError, "deadline"): "raise --deadline",
     (ExtractionError, "no-main-text"): "try --whole-page to see all its text",
 }
+# The command that does what an index error's ``remedy`` asks.
+_INDEX_COMMANDS = {
+    "create": "canon index add",
+    "upgrade": "canon index upgrade",
+    "rebuild": "canon index add",
+}
 
 
 def message_of(exc: CanonError) -> str:
@@ -41,6 +47,8 @@ def message_of(exc: CanonError) -> str:
     if isinstance(exc, OptionError):
         flag = _FLAGS.get(exc.option, "--" + exc.option.replace("_", "-"))
         return exc.message if flag is None else f"{flag} {exc.problem}"
+    if isinstance(exc, IndexFileError) and exc.remedy in _INDEX_COMMANDS:
+        return f"{exc.message} with '{_INDEX_COMMANDS[exc.remedy]}'"
     for (kind, reason), hint in _HINTS.items():
         if isinstance(exc, kind) and exc.reason == reason:
             return f"{exc.message}; {hint}"

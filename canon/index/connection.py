@@ -159,7 +159,9 @@ def _check_path(path: Path, create: bool, readonly: bool) -> None:
         raise _refuse(path, "is a directory; give the path of an index file", "not-an-index")
     if not path.exists():
         if not create or readonly:
-            raise _refuse(path, "no such index; create one with 'canon index add'", "missing")
+            raise IndexFileError(
+                f"{path}: no such index; create one", path=path, reason="missing", remedy="create"
+            )
         if not folder.is_dir():
             raise _refuse(path, f"cannot create the index: no folder {folder}", "missing")
         if not _writable(folder):

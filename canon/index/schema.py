@@ -68,6 +68,7 @@ __all__ = [
     "doc_keys",
     "is_blank",
     "older_message",
+    "older_remedy",
     "pack_text",
     "signed",
     "unblob",
@@ -76,7 +77,7 @@ __all__ = [
 
 SCHEMA_VERSION = 5  # 2: signatures, bands, hash blobs, sampling; 3: texts, sentences;
 # 4: shingle segments; 5: band and lemma segments, sentences in a table of their own
-UPGRADABLE = 3  # the oldest version 'canon index upgrade' migrates
+UPGRADABLE = 3  # the oldest version the upgrade migrates
 APPLICATION_ID = 0x63616E6E  # "cann"
 # Pages of 16 KB: a document's rows (a few KB each) pack two or three to a page, where pages of
 # 4 KB hold one and waste the rest (8.2 KB a document in doc_profiles for 5.8 KB of rows).
@@ -290,7 +291,12 @@ def check_schema(db: sqlite3.Connection, path: Path) -> None:
             "schema",
         )
     if version < SCHEMA_VERSION:
-        raise _refuse(path, older_message(version), "schema")
+        raise IndexFileError(
+            f"{path}: {older_message(version)}",
+            path=path,
+            reason="schema",
+            remedy=older_remedy(version),
+        )
     missing = _missing(db)
     if missing:
         raise _refuse(
@@ -304,15 +310,17 @@ def check_schema(db: sqlite3.Connection, path: Path) -> None:
 def older_message(version: int) -> str:
     """Why an index of an older schema ``version`` is refused, and what to do."""
     if version >= UPGRADABLE:
-        return (
-            f"index schema version {version} was made by an older canon; "
-            "migrate it in place with 'canon index upgrade'"
-        )
+        return f"index schema version {version} was made by an older canon; migrate it in place"
     return (
-        f"index schema version {version} was made by an older canon, too old for "
-        f"'canon index upgrade' (it migrates version {UPGRADABLE}); build a new index from "
-        "the same sources with 'canon index add'"
+        f"index schema version {version} was made by an older canon, too old to migrate in "
+        f"place (the upgrade takes version {UPGRADABLE} and later); build a new index from the "
+        "same sources"
     )
+
+
+def older_remedy(version: int) -> str:
+    """What makes an index of an older schema ``version`` usable: ``upgrade`` or ``rebuild``."""
+    return "upgrade" if version >= UPGRADABLE else "rebuild"
 
 
 @cache

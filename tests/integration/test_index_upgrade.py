@@ -19,6 +19,7 @@ from repo_paths import ROOT
 
 import canon
 from canon import Index
+from canon.cli import message_of
 from canon.fingerprints.lsh import band_keys
 from canon.fingerprints.minhash import Signature
 from canon.index.manifest import read_manifest
@@ -205,14 +206,12 @@ def test_an_older_index_is_refused_naming_the_upgrade(old_index) -> None:
     version = _version(db)
     with pytest.raises(canon.IndexFileError) as info:
         Index(db, readonly=True)
-    assert info.value.reason == "schema"
-    assert str(info.value) == (
-        f"{db}: index schema version {version} was made by an older canon; migrate it in place "
-        "with 'canon index upgrade'"
-    )
+    assert (info.value.reason, info.value.remedy) == ("schema", "upgrade")
+    said = f"{db}: index schema version {version} was made by an older canon; migrate it in place"
+    assert str(info.value) == said  # the library names no command: the CLI adds it
     checked = _canon("index", "stats", str(db))
     assert checked.returncode == 2 and checked.stderr.count("\n") == 1
-    assert "canon index upgrade" in checked.stderr
+    assert checked.stderr == f"canon: error: {said} with 'canon index upgrade'\n"
 
 
 def test_upgrade_keeps_every_answer(old_index) -> None:
@@ -248,8 +247,11 @@ def test_too_old_and_newer_versions_are_refused(tmp_path: Path) -> None:
     Index(db, create=True).close()
     with sqlite3.connect(db) as raw:
         raw.execute("PRAGMA user_version = 1")
-    with pytest.raises(canon.IndexFileError, match="too old for 'canon index upgrade'"):
+    with pytest.raises(canon.IndexFileError, match="too old to migrate in place") as info:
         upgrade(db)
+    assert info.value.remedy == "rebuild" and "canon index" not in str(info.value)
+    assert str(info.value).endswith("; build a new index from the same sources")
+    assert message_of(info.value) == f"{info.value} with 'canon index add'"
     with sqlite3.connect(db) as raw:
         raw.execute("PRAGMA user_version = 9")
     with pytest.raises(canon.IndexFileError, match="schema version 9 is newer"):

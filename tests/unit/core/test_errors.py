@@ -179,6 +179,20 @@ def _commands(command: click.Command) -> Iterator[click.Command]:
             yield from _commands(sub)
 
 
+def _command_paths(command: click.Command, path: str) -> Iterator[str]:
+    """``canon audit``, ``canon index add``…: every command a user runs (groups are not)."""
+    if isinstance(command, click.Group):
+        for name, sub in command.commands.items():
+            yield from _command_paths(sub, f"{path} {name}")
+    else:
+        yield path
+
+
+CLI_COMMANDS = frozenset(_command_paths(cli, "canon"))
+_NAMES_A_COMMAND = re.compile(
+    "|".join(rf"\b{re.escape(c)}\b" for c in sorted(CLI_COMMANDS, key=len, reverse=True))
+)
+
 CLI_FLAGS = {
     flag
     for command in _commands(cli)
@@ -226,12 +240,30 @@ CLI_FLAGS = {
         (ExtractionError("p.html: no text", reason="no-text"), "p.html: no text"),
         (TextTooShort(2, 4, "first"), str(TextTooShort(2, 4, "first"))),
         (IndexFileError("c.db: not an index", reason="not-an-index"), "c.db: not an index"),
+        (
+            IndexFileError("c.db: no such index; create one", reason="missing", remedy="create"),
+            "c.db: no such index; create one with 'canon index add'",
+        ),
+        (
+            IndexFileError("c.db: older; migrate it in place", reason="schema", remedy="upgrade"),
+            "c.db: older; migrate it in place with 'canon index upgrade'",
+        ),
+        (
+            IndexFileError("c.db: too old; build a new index", reason="schema", remedy="rebuild"),
+            "c.db: too old; build a new index with 'canon index add'",
+        ),
+        (
+            IndexFileError("c.db: no folder /x", reason="missing"),  # no remedy: no command
+            "c.db: no folder /x",
+        ),
     ],
 )
 def test_message_of_turns_attributes_into_flags(error: CanonError, message: str) -> None:
     assert message_of(error) == message
     for flag in re.findall(r"--[a-z][\w-]*", message):
         assert flag in CLI_FLAGS, f"{flag} is not an option of any command"
+    for named in re.findall(r"'(canon [a-z ]+)'", message):
+        assert named in CLI_COMMANDS, f"{named!r} is not a command"
 
 
 def _option_names() -> set[str]:
@@ -312,11 +344,11 @@ def test_the_errors_are_reachable_from_canon() -> None:
         assert getattr(canon, name) is getattr(errors, name)
 
 
-def test_no_string_of_the_library_names_a_command_line_flag() -> None:
-    """The library speaks of settings; only canon/cli/ spells them as --flags."""
+def _library_strings() -> Iterator[tuple[str, str]]:
+    """Every string constant of canon outside canon/cli/ (f-strings' parts included) that is
+    not a docstring, with where it is: what the library can say to a user."""
     package = Path(canon.__file__).parent
-    found = []
-    for path in package.rglob("*.py"):
+    for path in sorted(package.rglob("*.py")):
         if "cli" in path.relative_to(package).parts:
             continue
         tree = ast.parse(path.read_text("utf-8"))
@@ -333,7 +365,30 @@ def test_no_string_of_the_library_names_a_command_line_flag() -> None:
                 isinstance(node, ast.Constant)
                 and isinstance(node.value, str)
                 and id(node) not in docstrings
-                and re.search(r"(^|[\s'\"(])--[a-z]", node.value)
             ):
-                found.append(f"{path.relative_to(package)}:{node.lineno}: {node.value[:60]}")
+                yield f"{path.relative_to(package)}:{node.lineno}", node.value
+
+
+def test_no_string_of_the_library_names_a_command_line_flag() -> None:
+    """The library speaks of settings; only canon/cli/ spells them as --flags."""
+    found = [
+        f"{where}: {value[:60]}"
+        for where, value in _library_strings()
+        if re.search(r"(^|[\s'\"(])--[a-z]", value)
+    ]
+    assert found == []
+
+
+def test_no_string_of_the_library_names_a_command() -> None:
+    """What to do is said in words (and coded in ``remedy``); only canon/cli/ names the
+    command that does it, as :func:`message_of` does."""
+    assert _NAMES_A_COMMAND.search("no such index; create one with 'canon index add'")
+    assert _NAMES_A_COMMAND.search("run canon audit again")
+    assert not _NAMES_A_COMMAND.search("is not a canon index (an empty database)")
+    assert not _NAMES_A_COMMAND.search("canon compares HTML and text; canon checks it")
+    found = [
+        f"{where}: {value[:60]}"
+        for where, value in _library_strings()
+        if _NAMES_A_COMMAND.search(value)
+    ]
     assert found == []

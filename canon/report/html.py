@@ -20,7 +20,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from .. import __version__
+from .._version import __version__
 from ..comparison import Table
 from ..errors import OutputError
 from ..sources.documents import Document

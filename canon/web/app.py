@@ -24,7 +24,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from .. import __version__
+from .._version import __version__
 from ..index.store import Index
 from .audits import stop_audits
 from .docs import install_docs

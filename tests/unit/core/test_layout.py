@@ -93,15 +93,19 @@ def _strip(name: str) -> str:
     return name.strip().strip("()")
 
 
-def _layers(contract: dict[str, Any]) -> list[tuple[list[str], bool]]:
-    """A layers contract's layers, top first: (modules, independent)."""
+def _layers(contract: dict[str, Any], optional: bool = False) -> list[tuple[list[str], bool]]:
+    """A layers contract's layers, top first: (modules, independent); with ``optional``, only
+    the modules it names in parentheses (those need not exist)."""
     containers = contract.get("containers") or [""]
     assert len(containers) == 1, "one container (or none) is read here"
     prefix = f"{containers[0]}." if containers[0] else ""
     out = []
     for layer in contract["layers"]:
         separator = ":" if ":" in layer else "|"
-        out.append(([prefix + _strip(n) for n in layer.split(separator)], separator == "|"))
+        names = [n.strip() for n in layer.split(separator)]
+        if optional:
+            names = [n for n in names if n.startswith("(")]
+        out.append(([prefix + _strip(n) for n in names], separator == "|"))
     return out
 
 
@@ -172,8 +176,7 @@ def test_every_module_of_the_package_has_a_room() -> None:
     listed = {m for room in ROOMS for m in room.modules}
     assert found - listed == set(), "a module or folder of canon without a row on the page"
     (layers,) = [c for c in CONTRACTS if c["type"] == "layers"]
-    optional = {f"canon.{_strip(n)}" for layer in layers["layers"] for n in re.split("[|:]", layer)}
-    optional = {m for m in optional if f"({m.removeprefix('canon.')})" in str(layers["layers"])}
+    optional = {m for members, _ in _layers(layers, optional=True) for m in members}
     assert listed - found <= optional, "a row for a module that is not there (nor optional)"
 
 

@@ -26,7 +26,7 @@ import canon
 PAGE = ROOT / "docs" / "layout.md"
 PACKAGE = Path(canon.__file__).parent
 _CODE = re.compile(r"`([^`]+)`")
-FOUNDATION = "nothing of canon"  # the "may import" cell of the foundation's row
+FOUNDATION = "nothing above it"  # the "may import" cell of the foundation's row
 
 
 @dataclass(frozen=True)
@@ -225,8 +225,8 @@ def test_each_package_of_the_last_column_is_protected_for_its_rooms() -> None:
 @pytest.mark.parametrize(
     ("table", "problem"),
     [
-        ("| `a/` | x | `b` | |\n| `b.py` | x | nothing of canon | |", None),
-        ("| `a/` | x | `c` | |\n| `b.py` | x | nothing of canon | |", "c"),
+        ("| `a/` | x | `b` | |\n| `b.py` | x | nothing above it | |", None),
+        ("| `a/` | x | `c` | |\n| `b.py` | x | nothing above it | |", "c"),
     ],
 )
 def test_the_page_is_read_as_written(table: str, problem: str | None) -> None:
@@ -244,7 +244,7 @@ def test_a_contract_the_page_disagrees_with_is_found() -> None:
     rooms = page_rooms(
         "| room | holds | may import | only importer of |\n|---|---|---|---|\n"
         "| `cli/` | x | `text` | |\n| `text/` | x | only the foundation | |\n"
-        "| `errors.py` | x | nothing of canon | |\n"
+        "| `errors.py` | x | nothing above it | |\n"
     )
     permitted = allowed(rooms)
     upside_down = [

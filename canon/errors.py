@@ -96,7 +96,7 @@ class FetchError(InputError):
 
     ``reason`` is one of ``not-http``, ``bad-url``, ``dns``, ``private-address``, ``connect``,
     ``timeout``, ``deadline``, ``status``, ``too-large``, ``content-type``, ``redirect``,
-    ``decoding``, ``http``.
+    ``decoding``, ``http``, ``not-fetched`` (a batch stopped before this URL).
     """
 
     def __init__(self, url: str, message: str, *, reason: str) -> None:

@@ -40,6 +40,11 @@ def _as_page(fetched: Fetched) -> Page:
     return page
 
 
+def _not_fetched(url: str) -> FetchError:
+    """The answer for a URL the fetching thread stopped before reaching."""
+    return FetchError(url, "not fetched", reason="not-fetched")
+
+
 async def _fetch_into(
     urls: Iterable[str],
     options: FetchOptions,
@@ -106,7 +111,7 @@ def fetch_all(
                         cache.put(got[1])
             left[url] -= 1
             result = arrived.pop(url, None) if left[url] == 0 else arrived.get(url)
-            yield url, result if result is not None else FetchError(url, "not fetched")
+            yield url, result if result is not None else _not_fetched(url)
     finally:
         stop.set()
         while thread.is_alive():  # let the fetching thread put its last results and end

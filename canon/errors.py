@@ -76,7 +76,9 @@ class CanonError(Exception):
         return (_rebuild, (type(self), self.args, self.__dict__))
 
 
-def _rebuild(cls: type[CanonError], args: tuple[object, ...], state: dict[str, object]):
+def _rebuild(
+    cls: type[CanonError], args: tuple[object, ...], state: dict[str, object]
+) -> CanonError:
     error = cls.__new__(cls)
     error.args = args
     error.__dict__.update(state)

@@ -31,7 +31,7 @@ __all__ = [
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
-def _stack(options: list[Decorator], func: Callable[..., Any]) -> Callable[..., Any]:
+def _stack(options: Sequence[Decorator], func: Callable[..., Any]) -> Callable[..., Any]:
     """Apply click options so that they appear in ``--help`` in the order given."""
     for option in reversed(options):
         func = option(func)

@@ -42,9 +42,9 @@ _EMPTY = np.uint64(2**64 - 1)
 _GOLDEN = np.uint64(GOLDEN)
 
 
-def _mix(x: np.ndarray) -> np.ndarray:
+def _mix(x: np.ndarray | np.uint64) -> np.ndarray:
     """Permutes the hash space (fmix64 is a bijection)."""
-    return fmix64(x)
+    return fmix64(np.asarray(x))
 
 
 def _check_num_perm(num_perm: int) -> None:
@@ -181,8 +181,8 @@ def _signatures(hashes: np.ndarray, sizes: np.ndarray, num_perm: int, seed: int)
     bins = ((permuted >> np.uint64(32)) * np.uint64(num_perm) >> np.uint64(32)).astype(np.intp)
     table = np.full(len(sizes) * num_perm, _EMPTY, dtype=np.uint64)
     np.minimum.at(table, owner * num_perm + bins, permuted)  # flat indices: several times faster
-    table = _densify(table.reshape(len(sizes), num_perm), num_perm, seed)
-    return [Signature(row, seed) for row in table]
+    dense = _densify(table.reshape(len(sizes), num_perm), num_perm, seed)
+    return [Signature(row, seed) for row in dense]
 
 
 def signature(hashes: np.ndarray, num_perm: int = 128, seed: int = 1) -> Signature:

@@ -185,7 +185,8 @@ TABLES = (
 
 def signed(hashes: np.ndarray) -> list[int]:
     """uint64 hashes as the signed 64-bit integers SQLite stores."""
-    return hashes.astype(np.uint64).view(np.int64).tolist()
+    values: list[int] = hashes.astype(np.uint64).view(np.int64).tolist()
+    return values
 
 
 def doc_key(doc_id: int, profile_id: int) -> int:

@@ -174,8 +174,8 @@ def _write_columns(
     _header(docs, "<u4", rows)
     written = 0
     for chunk_hashes, chunk_docs in chunks:
-        hashes.write(memoryview(np.ascontiguousarray(chunk_hashes, dtype="<u8")))
-        docs.write(memoryview(np.ascontiguousarray(chunk_docs, dtype="<u4")))
+        hashes.write(np.ascontiguousarray(chunk_hashes, dtype="<u8").data)
+        docs.write(np.ascontiguousarray(chunk_docs, dtype="<u4").data)
         written += len(chunk_hashes)
     if written != rows:
         raise ValueError(f"a segment of {rows} postings was given {written}")
@@ -284,7 +284,7 @@ def _damaged(path: Path, name: str, what: str) -> IndexFileError:
 
 def _load(path: Path, file: Path, dtype: str, rows: int, name: str) -> np.ndarray:
     try:
-        array = np.load(file, mmap_mode="r", allow_pickle=False)
+        array: np.ndarray = np.load(file, mmap_mode="r", allow_pickle=False)
     except (ValueError, EOFError, OSError) as exc:
         if isinstance(exc, FileNotFoundError):
             raise

@@ -80,8 +80,9 @@ class PowerBound:
     def at(self, words: int) -> float:
         words = max(words, NORM_MIN_WORDS)
         if self.longest is None or words <= self.longest:
-            return self.coefficient * words**self.exponent
-        return self.coefficient * self.longest**self.exponent * (words / self.longest) ** self.tail
+            return self.coefficient * float(words) ** self.exponent
+        longest = float(self.longest)
+        return self.coefficient * longest**self.exponent * (words / longest) ** self.tail
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ __all__ = [
     "PER_SENTENCE",
     "PROBE_POSTINGS",
     "Rewrite",
+    "THRESHOLD",
     "RewriteCheck",
     "find_rewrites",
 ]
@@ -389,7 +390,8 @@ def _seeded(
         return np.isin(keyed, keyed[prefixed])
     seen = np.zeros(len(queries) * width, dtype=bool)
     seen[keyed[prefixed]] = True
-    return seen[keyed]
+    found: np.ndarray = seen[keyed]
+    return found
 
 
 def _sharing(

@@ -111,7 +111,7 @@ class _Brotli:
     def _process(self, data: bytes) -> bytes:
         try:
             return bytes(self._state.process(data, output_buffer_limit=STEP))
-        except _brotli.error as exc:  # type: ignore[union-attr]
+        except _brotli.error as exc:
             raise DecodingError(str(exc)) from exc
 
     def feed(self, data: bytes) -> Iterator[bytes]:

@@ -21,11 +21,14 @@ from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Literal
 
 import numpy as np
 import regex
 
 __all__ = ["IGNORABLE", "Normalized", "drop_marks", "normalize"]
+
+_Form = Literal["NFKC", "NFC"]  # the Unicode forms a profile may ask for
 
 # Blocks in which no starter composes with a preceding starter (unlike Hangul or some Indic
 # vowel signs), so a run of plain characters from them never interacts with its neighbours.
@@ -55,7 +58,7 @@ def _is_plain(char: str) -> bool:
 
 
 @cache
-def _non_plain_runs(form: str, marks: int = 0) -> re.Pattern[str]:
+def _non_plain_runs(form: _Form, marks: int = 0) -> re.Pattern[str]:
     """Runs of characters that need unit-by-unit work; with ``marks`` (1: stress marks, 2: all
     marks) letters that carry a mark to remove (``ѐ``, ``á``) are among them."""
     plain = [chr(c) for lo, hi in _PLAIN_BLOCKS for c in range(lo, hi + 1) if _is_plain(chr(c))]
@@ -173,7 +176,7 @@ class Normalized:
         return edit.orig_end if edit else last + delta + 1
 
 
-def _apply(text: str, form: str, casefold: bool) -> str:
+def _apply(text: str, form: _Form, casefold: bool) -> str:
     text = unicodedata.normalize(form, text)
     return text.casefold() if casefold else text
 
@@ -190,7 +193,7 @@ def _groups(segment: str) -> list[str]:
 
 
 def _build(
-    text: str, form: str, casefold: bool, fine: bool, marks: int = 0
+    text: str, form: _Form, casefold: bool, fine: bool, marks: int = 0
 ) -> tuple[str, list[_Edit]]:
     """Normalize unit by unit; ``fine`` splits non-plain runs at starters."""
     pieces: list[str] = []
@@ -216,7 +219,9 @@ def _build(
     return "".join(pieces), edits
 
 
-def _checked_build(text: str, form: str, casefold: bool, marks: int = 0) -> tuple[str, list[_Edit]]:
+def _checked_build(
+    text: str, form: _Form, casefold: bool, marks: int = 0
+) -> tuple[str, list[_Edit]]:
     """Unit by unit where that gives the whole-text normalization, coarser units where not."""
     whole = _apply(text, form, casefold)
     for fine in (True, False):
@@ -403,7 +408,7 @@ def _edit_units(
 def normalize(
     text: str,
     *,
-    form: str = "NFKC",
+    form: Literal["NFKC", "NFC"] = "NFKC",
     casefold: bool = True,
     strip_marks: bool = False,
     all_marks: bool = False,
@@ -429,7 +434,7 @@ def normalize(
 
 
 def _normalize(
-    text: str, form: str, casefold: bool, repairs: tuple[bool, bool, bool]
+    text: str, form: _Form, casefold: bool, repairs: tuple[bool, bool, bool]
 ) -> Normalized:
     strip_marks, all_marks, ignorables = repairs
     if not isinstance(text, str):

@@ -71,9 +71,7 @@ def _schema_files() -> list[Path]:
             "iuliia is not installed: pip install iuliia", package="iuliia"
         ) from exc
     return [
-        Path(schema.path)  # type: ignore[attr-defined]
-        for name, schema in iuliia.schemas.items()
-        if name not in _SKIPPED_SCHEMAS
+        Path(schema.path) for name, schema in iuliia.schemas.items() if name not in _SKIPPED_SCHEMAS
     ]
 
 

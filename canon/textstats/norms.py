@@ -38,6 +38,7 @@ lemmas): the ranges of text.ru or Advego, which count water by other lists, do n
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,9 +81,10 @@ class PowerBound:
     def at(self, words: int) -> float:
         words = max(words, NORM_MIN_WORDS)
         if self.longest is None or words <= self.longest:
-            return self.coefficient * float(words) ** self.exponent
-        longest = float(self.longest)
-        return self.coefficient * longest**self.exponent * (words / longest) ** self.tail
+            return self.coefficient * math.pow(words, self.exponent)
+        longest = math.pow(self.longest, self.exponent)
+        tail = math.pow(words / self.longest, self.tail)
+        return self.coefficient * longest * tail
 
 
 @dataclass(frozen=True)

@@ -51,8 +51,8 @@ __all__ = [
     "MAX_CANDIDATES",
     "PER_SENTENCE",
     "PROBE_POSTINGS",
-    "Rewrite",
     "THRESHOLD",
+    "Rewrite",
     "RewriteCheck",
     "find_rewrites",
 ]

@@ -30,7 +30,7 @@ MAX_QUERIES = 100
 
 
 class JobBody(CheckBody):
-    web: str = Field(  # type: ignore[assignment]
+    web: str = Field(
         max_length=200,
         description="The search provider, one of the server's configuration: searxng, yandex "
         "or google.",

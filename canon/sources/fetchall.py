@@ -14,7 +14,7 @@ import contextlib
 import queue
 import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 
 from ..errors import FetchError
 from .client import Fetched, Fetcher, Politeness
@@ -70,7 +70,7 @@ async def _fetch_into(
 
 def fetch_all(
     urls: Sequence[str], options: FetchOptions, politeness: Politeness | None = None
-) -> Iterator[tuple[str, Page | FetchError]]:
+) -> Generator[tuple[str, Page | FetchError], None, None]:
     """``(url, page or FetchError)`` for each of ``urls``, in the order given, fetched
     ``politeness.concurrency`` at a time through one shared pool (an event loop in a thread of
     its own), at most a few times that many held ahead of the consumer.  The page cache of

@@ -22,6 +22,7 @@ import posixpath
 import zipfile
 import zlib
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from lxml import etree
 
@@ -193,9 +194,20 @@ class _Title:
         return " ".join("".join(self.parts).split())[:_MAX_TITLE] or None
 
 
-def _parse(archive: zipfile.ZipFile, name: str, target: object, source: str) -> object:
+_Result = TypeVar("_Result", covariant=True)
+_Value = TypeVar("_Value")
+
+
+class _Target(Protocol[_Result]):
+    """What a parser target gives back; lxml calls whichever of its other methods it has."""
+
+    def close(self) -> _Result: ...
+
+
+def _parse(archive: zipfile.ZipFile, name: str, target: _Target[_Value], source: str) -> _Value:
     """Stream one part into ``target`` through a parser that cannot expand or fetch."""
-    parser = etree.XMLParser(
+    # The stubs ask for every method of the target interface; lxml calls only those it finds.
+    parser = etree.XMLParser(  # type: ignore[call-overload]
         target=target,
         resolve_entities=False,
         no_network=True,
@@ -206,7 +218,8 @@ def _parse(archive: zipfile.ZipFile, name: str, target: object, source: str) -> 
         with archive.open(name) as stream:
             while chunk := stream.read(_CHUNK):
                 parser.feed(chunk)
-        return parser.close()
+        result: _Value = parser.close()
+        return result
     except etree.XMLSyntaxError as exc:
         reason = str(exc).split(",")[0] or "malformed"
         raise _refuse(source, f"{name} is not well-formed XML ({reason})", "bad-xml") from None
@@ -264,7 +277,7 @@ def _locate(
     found: dict[str, str] = {}
     if rels in present:
         _check_parts(archive, [rels], source, limits)
-        found = _parse(archive, rels, _Relationships(), source)  # type: ignore[assignment]
+        found = _parse(archive, rels, _Relationships(), source)
     main = found.get(_DOCUMENT_TYPE, "word/document.xml")
     if main not in present:
         raise _not_docx(source, "it has no main document part")
@@ -279,4 +292,4 @@ def docx_text(path: Path, source: str, limits: ReadLimits) -> tuple[str, str | N
         main, core = _locate(archive, set(archive.namelist()), source, limits)
         text = _parse(archive, main, _Body(source, limits.max_text), source)
         title = _parse(archive, core, _Title(), source) if core else None
-    return text, title  # type: ignore[return-value]
+    return text, title

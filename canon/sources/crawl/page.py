@@ -169,19 +169,15 @@ def page_facts(
     except (ValueError, lxml.etree.ParserError) as exc:
         return PageFacts(None, None, None, None, "", (), "", "", f"{url}: not HTML ({exc})")
     base_element = tree.find(".//base[@href]")
-    base = normalize(base_element.get("href"), url) if base_element is not None else None
+    base = normalize(base_element.get("href", ""), url) if base_element is not None else None
     base = base or url
     robots = ",".join(
         p.strip() for p in (_meta(tree, "robots") or "").lower().split(",") if p.strip()
     )
     h1 = next(iter(tree.iter("h1")), None)
-    facts = {
-        "title": _clean(tree.findtext(".//title")),
-        "h1": _clean(h1.text_content()) if h1 is not None else None,
-        "description": _meta(tree, "description"),
-        "canonical": _canonical(tree, base),
-        "robots": robots,
-        "links": _links(tree, base, "nofollow" not in robots and "none" not in robots),
-    }
+    title = _clean(tree.findtext(".//title"))
+    heading = _clean(h1.text_content()) if h1 is not None else None
+    description, canonical = _meta(tree, "description"), _canonical(tree, base)
+    links = _links(tree, base, "nofollow" not in robots and "none" not in robots)
     main, whole, error = _texts(html, tree, url, area or ContentArea())
-    return PageFacts(**facts, main_text=main, page_text=whole, error=error)
+    return PageFacts(title, heading, description, canonical, robots, links, main, whole, error)

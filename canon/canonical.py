@@ -92,7 +92,8 @@ class Canonical:
             return spans
         table = _table(profile, repaired.words)
         kept = np.fromiter((bool(table[f]) for f in repaired.words), bool, len(repaired.words))
-        return spans[kept]
+        kept_spans: np.ndarray = spans[kept]
+        return kept_spans
 
     @cached_property
     def spans(self) -> tuple[tuple[int, int], ...]:

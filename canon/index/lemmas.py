@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +47,7 @@ def sentence_sets(
             "SELECT id, sentences FROM doc_sentences WHERE id % ? = ? ORDER BY id",
             (PROFILE_SLOTS, profile_id),
         )
-        rows: Iterable[tuple[int, ...]] = ((k // PROFILE_SLOTS, d) for k, d in cursor.fetchall())
+        rows: Iterable[tuple[Any, ...]] = ((k // PROFILE_SLOTS, d) for k, d in cursor.fetchall())
     else:
         rows = keyed_rows(db, "doc_sentences", "sentences", profile_id, doc_ids)
     for doc_id, data in rows:

@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import zstandard
@@ -141,7 +142,7 @@ def stats(db: sqlite3.Connection, path: Path) -> IndexStats:
 
 def keyed_rows(
     db: sqlite3.Connection, table: str, columns: str, profile_id: int, doc_ids: Iterable[int]
-) -> Iterator[tuple[int, ...]]:
+) -> Iterator[tuple[Any, ...]]:
     """``(doc_id, *columns)`` of the rows of ``table`` (``doc_profiles`` or ``doc_sentences``,
     keyed by :func:`~.schema.doc_key`) of the documents named under a profile, by id; a
     document without such a row is left out."""

@@ -76,7 +76,8 @@ def kept_windows(hashes: np.ndarray, sample: int = 1, winnow: int = 1) -> np.nda
     if winnow > 1:
         return winnowed(hashes, winnow)
     if sample > 1:
-        return hashes % np.uint64(sample) == 0
+        sampled: np.ndarray = hashes % np.uint64(sample) == 0
+        return sampled
     return np.ones(len(hashes), dtype=bool)
 
 
@@ -107,7 +108,7 @@ def _column(sample: int, winnow: int) -> int:
 
 
 def read_profiles(db: sqlite3.Connection) -> list[IndexedProfile]:
-    rows = db.execute(
+    rows: list[tuple[int, str, str, int, int, str, int, int, int, int, int]] = db.execute(
         "SELECT id, name, fingerprint, k, step, settings, num_perm, seed, bands, rows, "
         "sample FROM profiles ORDER BY id"
     ).fetchall()

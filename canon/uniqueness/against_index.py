@@ -46,7 +46,7 @@ __all__ = [
 class _Deferred:
     """A value worked out the first time it is asked for (see :class:`_OnAccess`)."""
 
-    def __init__(self, make: Callable[[], object]) -> None:
+    def __init__(self, make: Callable[[], tuple[Fragment, ...] | None]) -> None:
         self.make = make
 
 
@@ -97,13 +97,16 @@ class SourceMatch:
 
     def to_dict(self) -> dict[str, Any]:
         """The fields as plain data; passages also as the source's words (``excerpts``)."""
-        stored = self.passages is not None and self.text is not None
+        text = self.text if self.passages is not None else None
+        excerpts = (
+            [text[f.start : f.end] for f in self.passages or ()] if text is not None else None
+        )
         return record_dict(
             self,
             exclude=("fragments", "passages", "text"),
             fragments=_ranges(self.fragments),
             passages=_ranges(self.passages) if self.passages is not None else None,
-            excerpts=[self.text[f.start : f.end] for f in self.passages or ()] if stored else None,
+            excerpts=excerpts,
         )
 
 
@@ -363,7 +366,8 @@ def _with_fragments(
         own = _ranges_of(draft, indexed, hashes)
         text = stored.get(doc)
         theirs = _passages_of(text, indexed, hashes) if text is not None else None
-        result.append(replace(match, fragments=own, passages=theirs, text=text))
+        # passages may be a _Deferred, worked out when first read (see _OnAccess)
+        result.append(replace(match, fragments=own, passages=theirs, text=text))  # type: ignore[arg-type]
     return tuple(result)
 
 
@@ -518,7 +522,7 @@ def _verdict(
     copied = [f for p in checks if p.word_for_word for f in p.fragments]
     rewritten = [f for p in checks if not p.word_for_word for f in p.fragments]
     rewritten += [Fragment(r.start, r.end) for r in rewrites]
-    left_out = [f for p in checks for f in p.left_out]
+    left_out: list[Fragment | tuple[int, int]] = [f for p in checks for f in p.left_out]
     if rules.skip_quotes:
         left_out += quoted_ranges(text)
     return verdict_of(

@@ -140,7 +140,7 @@ def _candidates(
     """Pairs sharing a band key in groups of at most ``BUCKET_LIMIT``, and the larger groups
     in the order the local engine walks them (by band, then key): band records are shuffled so
     that equal keys meet."""
-    import dask
+    from dask.base import compute
 
     bands, rows = settings.banding
     groups = (
@@ -151,7 +151,7 @@ def _candidates(
     )
     small = groups.filter(lambda g: len(g[1]) <= BUCKET_LIMIT).map(lambda g: pairs_within(g[1]))
     large = groups.filter(lambda g: len(g[1]) > BUCKET_LIMIT)
-    pairs, walked = dask.compute(small.flatten().distinct(), large)
+    pairs, walked = compute(small.flatten().distinct(), large)
     return sorted(pairs), [members for _, members in sorted(walked)]
 
 
@@ -165,8 +165,8 @@ def _verified_pairs(
     """Candidates verified on the workers (only the sets of documents in some pair or group
     travel), then the large groups walked here, after every pair; the verified pairs and how
     many pairs were checked."""
-    import dask
     import dask.bag as db
+    from dask.delayed import delayed
 
     if not candidates and not large:
         return [], 0
@@ -174,7 +174,7 @@ def _verified_pairs(
     hashes = dict(
         entries.filter(lambda r: r[0] in needed).map(lambda r: (r[0], r[1].hashes)).compute()
     )
-    lookup = dask.delayed(hashes, pure=True)
+    lookup = delayed(hashes, pure=True)
     found = []
     if candidates:
         found = sorted(

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import numpy as np
 
@@ -108,7 +109,7 @@ class IndexReader:
         assert self._db is not None
         return self._db.execute(sql, (self.profile.id, *args))
 
-    def _chunks(self, column: str) -> Iterator[list[tuple[object, ...]]]:
+    def _chunks(self, column: str) -> Iterator[list[tuple[Any, ...]]]:
         with reading(self.path):
             cursor = self._query(f"SELECT {column} " + _JOIN)
             while rows := cursor.fetchmany(CHUNK):
@@ -120,12 +121,12 @@ class IndexReader:
     def documents(self) -> Iterator[tuple[str, int]]:
         """``(source, chars)`` of each document, in order."""
         for rows in self._chunks("d.source, d.chars"):
-            yield from rows  # type: ignore[misc]
+            yield from rows
 
     def entries(self) -> Iterator[Entry]:
         for rows in self._chunks("d.source, d.chars, p.hashes"):
             for source, chars, hashes in rows:
-                yield Entry(source, unblob(hashes), chars)  # type: ignore[arg-type]
+                yield Entry(source, unblob(hashes), chars)
 
     def hashes(self, position: int) -> np.ndarray:
         """The shingle set of the document at ``position``."""
@@ -155,7 +156,7 @@ class IndexReader:
     def _signatures_readable(self) -> bool:
         for rows in self._chunks("p.signature"):
             try:
-                Signature.from_bytes(rows[0][0])  # type: ignore[arg-type]
+                Signature.from_bytes(rows[0][0])
             except ValueError:
                 return False  # made by another signature scheme
             return True
@@ -165,12 +166,12 @@ class IndexReader:
         bands, rows = settings.banding
         parts = [np.zeros((0, bands), dtype=np.uint64)]
         for chunk in self._chunks("p.signature"):
-            values = np.stack([Signature.from_bytes(s).values for (s,) in chunk])  # type: ignore[arg-type]
+            values = np.stack([Signature.from_bytes(s).values for (s,) in chunk])
             parts.append(band_keys(values, bands, rows))
         return np.concatenate(parts)
 
     def _recomputed(self, settings: MinHashSettings) -> np.ndarray:
         parts = [np.zeros((0, settings.banding[0]), dtype=np.uint64)]
         for chunk in self._chunks("p.hashes"):
-            parts.append(keys_of([unblob(h) for (h,) in chunk], settings))  # type: ignore[arg-type]
+            parts.append(keys_of([unblob(h) for (h,) in chunk], settings))
         return np.concatenate(parts)

@@ -51,7 +51,7 @@ class _Table:
     base: int = 0
     notes: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
-    chars: array = field(default_factory=lambda: array("q"))
+    chars: array[int] = field(default_factory=lambda: array("q"))
     parts: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)  # (rows, keys)
     pending: list[tuple[int, np.ndarray]] = field(default_factory=list)  # entries without keys
     signing: float = 0.0  # seconds spent on the signatures of entries

@@ -77,7 +77,7 @@ def dedup_corpus(
     if isinstance(engine, LocalEngine):
         result, failed = engine.run(sourced(), settings, reading, on_stage, index=stored)
     else:
-        inputs = chain(stored.entries() if stored else (), sourced())
+        inputs: Iterable[Item | Entry] = chain(stored.entries() if stored else (), sourced())
         result, failed = engine.run(inputs, settings, reading, on_stage)
     on_stage("")
     return DedupRun(result, tuple(failures + failed))

@@ -28,9 +28,10 @@ __all__ = ["SHEETS", "inert", "write_clusters", "write_csv", "write_xlsx"]
 @contextmanager
 def _replacing(path: Path, mode: str = "w") -> Iterator[IO[Any]]:
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    text = "b" not in mode
     try:
         with temporary.open(
-            mode, **({"encoding": "utf-8", "newline": ""} if "b" not in mode else {})
+            mode, encoding="utf-8" if text else None, newline="" if text else None
         ) as out:
             yield out
         os.replace(temporary, path)

@@ -187,6 +187,7 @@ def check_command(
                     )  # fmt: skip
                 result = found.result
             else:
+                assert index is not None  # no provider, so an index was given
                 result = check(doc.text, index, similar=similar, name=doc.source, **shared)
             _print(result, doc, as_json, details, source_number, found)
             if html_path:

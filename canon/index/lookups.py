@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 import zstandard
@@ -25,6 +25,7 @@ from .schema import PROFILE_SLOTS, doc_key, unblob, unpack_text
 from .segments import DOCS, HASHES, folder_of
 
 __all__ = [
+    "DocumentRow",
     "IndexStats",
     "content_hashes",
     "documents",
@@ -82,13 +83,32 @@ def content_hashes(db: sqlite3.Connection) -> dict[str, str]:
     return dict(db.execute("SELECT source, content_hash FROM documents"))
 
 
-def documents(db: sqlite3.Connection) -> Iterator[dict[str, object]]:
+class DocumentRow(TypedDict):
+    """One document of an index as :func:`documents` lists it."""
+
+    id: int
+    source: str
+    title: str | None
+    added: str
+    content_hash: str
+    method: str
+    chars: int
+
+
+def documents(db: sqlite3.Connection) -> Iterator[DocumentRow]:
     cursor = db.execute(
         "SELECT id, source, title, added, content_hash, method, chars FROM documents ORDER BY id"
     )
-    names = [c[0] for c in cursor.description]
-    for row in cursor:
-        yield dict(zip(names, row, strict=True))
+    for id_, source, title, added, content_hash, method, chars in cursor:
+        yield DocumentRow(
+            id=id_,
+            source=source,
+            title=title,
+            added=added,
+            content_hash=content_hash,
+            method=method,
+            chars=chars,
+        )
 
 
 def sources(db: sqlite3.Connection, doc_ids: Iterable[int]) -> dict[int, tuple[str, str | None]]:

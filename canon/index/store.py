@@ -26,7 +26,7 @@ from ..fingerprints.sentences import SentenceSets
 from ..profile import Profile
 from . import lemmas, lookups, merging, writes
 from .connection import open_index, reading, transaction
-from .lookups import IndexStats
+from .lookups import DocumentRow, IndexStats
 from .manifest import listed_names
 from .merging import OptimizeReport
 from .rules import IndexedProfile, read_profiles, register_profiles
@@ -168,7 +168,7 @@ class Index:
         with self._reading():
             return lookups.content_hashes(self._db)
 
-    def documents(self) -> Iterator[dict[str, object]]:
+    def documents(self) -> Iterator[DocumentRow]:
         with self._reading():
             yield from lookups.documents(self._db)
 

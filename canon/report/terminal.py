@@ -59,8 +59,8 @@ def _console() -> Console:
     return Console(highlight=False, soft_wrap=False)
 
 
-def _grid(**options: bool) -> RichTable:
-    return RichTable(show_edge=False, pad_edge=False, header_style="bold", **options)
+def _grid() -> RichTable:
+    return RichTable(show_edge=False, pad_edge=False, header_style="bold")
 
 
 def _document_lines(label: str, doc: Document) -> str:

@@ -162,10 +162,10 @@ def web_check_job(
     on_progress = _progress_file(Path(progress))
     found = web_check_draft(settings, document, on_progress=on_progress, **options)
     queries = {
-        m.source: m.query
+        m.source: query
         for p in found.result.profiles
         for m in p.sources
-        if isinstance(getattr(m, "query", None), str)
+        if isinstance(query := getattr(m, "query", None), str)
     }
     data = {"draft": document.to_dict(), **found.to_dict()}
     return WebCheckPage(check_view(found.result, document), data, queries)

@@ -44,7 +44,8 @@ async def in_worker(request: Request, job: Callable[..., T], *args: Any) -> T:
 def _busy(retry_after: int) -> FieldError:
     message = f"the server is busy; try again in {retry_after} s"
     headers = {"Retry-After": str(retry_after)}
-    key, params = N_("The server is busy: try again in %(seconds)s s"), {"seconds": retry_after}
+    key = N_("The server is busy: try again in %(seconds)s s")
+    params: dict[str, object] = {"seconds": retry_after}
     return FieldError(message, None, 503, headers, key=key, params=params)
 
 

@@ -109,7 +109,8 @@ def need_index(settings: Any) -> Path:
 
 def field_error(exc: CanonError, field: str | None) -> FieldError:
     """A library error as a request error: the field its attributes name, else ``field``."""
-    status, key, params = 400, None, {}
+    status, key = 400, None
+    params: dict[str, object] = {}
     if isinstance(exc, ProfileError):
         field = "profiles" if exc.option == "profile" else exc.option
     elif isinstance(exc, OptionError):

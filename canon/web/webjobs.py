@@ -92,7 +92,7 @@ class WebJob:
         state = self.state
         if state == "queued" and self.started():
             state = "running"
-        last = stages[-1] if stages else {"stage": None, "done": 0, "total": 0}
+        last: dict[str, Any] = stages[-1] if stages else {"stage": None, "done": 0, "total": 0}
         status: dict[str, Any] = {"id": self.id, "state": state, **last, "stages": stages}
         if state == "failed" and self.error is not None:
             status |= {"error": self.error.message, "field": self.error.field,

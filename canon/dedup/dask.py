@@ -72,8 +72,11 @@ def connect(
             yield client
         return
     with (
-        LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        LocalCluster(  # distributed documents None (no dashboard) but annotates only str
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,  # pyright: ignore[reportArgumentType]
         ) as cluster,
         Client(cluster) as client,
     ):

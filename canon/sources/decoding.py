@@ -111,7 +111,7 @@ class _Brotli:
     def _process(self, data: bytes) -> bytes:
         try:
             return bytes(self._state.process(data, output_buffer_limit=STEP))
-        except _brotli.error as exc:
+        except _brotli.error as exc:  # pyright: ignore[reportOptionalMemberAccess]  # see __init__
             raise DecodingError(str(exc)) from exc
 
     def feed(self, data: bytes) -> Iterator[bytes]:

@@ -120,6 +120,7 @@ def _visible_text(html: str) -> tuple[str, str | None]:
     scripts and styles not.  (trafilatura's ``html2txt`` either drops asides and footers or
     keeps script code.)
     """
+    import lxml.etree
     import lxml.html
     from lxml_html_clean import Cleaner
 

@@ -283,7 +283,7 @@ class AsyncPinnedBackend(httpcore.AsyncNetworkBackend):
         self._inner = httpcore.AnyIOBackend()
 
     async def resolve(self, host: str, port: int, timeout: float | None) -> list[_AddressInfo]:
-        infos = _literal_or_refused(host, port, self.allow_private)
+        infos: list[_AddressInfo] | None = _literal_or_refused(host, port, self.allow_private)
         if infos is None:
             loop = asyncio.get_running_loop()
             lookup = loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -306,7 +306,8 @@ class AsyncPinnedBackend(httpcore.AsyncNetworkBackend):
         failure: Exception = httpcore.ConnectError(f"cannot connect to {host}")
         for *_, address in await self.resolve(host, port, timeout):
             try:
-                stream = await self._inner.connect_tcp(
+                # httpcore defines AnyIOBackend twice (a stand-in without anyio); pyright sees both
+                stream = await self._inner.connect_tcp(  # pyright: ignore[reportAttributeAccessIssue]
                     str(address[0]), port, timeout, local_address, socket_options
                 )
             except httpcore.ConnectError as exc:

@@ -22,7 +22,7 @@ import posixpath
 import zipfile
 import zlib
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 from lxml import etree
 
@@ -207,8 +207,8 @@ class _Target(Protocol[_Result]):
 def _parse(archive: zipfile.ZipFile, name: str, target: _Target[_Value], source: str) -> _Value:
     """Stream one part into ``target`` through a parser that cannot expand or fetch."""
     # The stubs ask for every method of the target interface; lxml calls only those it finds.
-    parser = etree.XMLParser(  # type: ignore[call-overload]
-        target=target,
+    parser = etree.XMLParser(
+        target=cast("etree.ParserTarget[_Value]", target),
         resolve_entities=False,
         no_network=True,
         load_dtd=False,
@@ -218,8 +218,7 @@ def _parse(archive: zipfile.ZipFile, name: str, target: _Target[_Value], source:
         with archive.open(name) as stream:
             while chunk := stream.read(_CHUNK):
                 parser.feed(chunk)
-        result: _Value = parser.close()
-        return result
+        return parser.close()
     except etree.XMLSyntaxError as exc:
         reason = str(exc).split(",")[0] or "malformed"
         raise _refuse(source, f"{name} is not well-formed XML ({reason})", "bad-xml") from None

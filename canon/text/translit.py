@@ -70,8 +70,11 @@ def _schema_files() -> list[Path]:
         raise MissingResource(
             "iuliia is not installed: pip install iuliia", package="iuliia"
         ) from exc
+    # iuliia's repository holds FileSchema objects (with a path) but declares them as Schema.
     return [
-        Path(schema.path) for name, schema in iuliia.schemas.items() if name not in _SKIPPED_SCHEMAS
+        Path(schema.path)  # pyright: ignore[reportAttributeAccessIssue]
+        for name, schema in iuliia.schemas.items()
+        if name not in _SKIPPED_SCHEMAS
     ]
 
 

@@ -82,7 +82,7 @@ def _domain_of(entry: str) -> str | None:
     return key if "." in key else None
 
 
-def _reason(exc: re2.error) -> str:
+def _reason(exc: re2.error) -> str:  # pyright: ignore[reportInvalidTypeForm]  # an untyped alias
     """RE2's reason without the (possibly long) fragment it quotes."""
     reason = exc.args[0] if exc.args else "invalid"
     if isinstance(reason, bytes):

@@ -88,7 +88,7 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
     app = FastAPI(
         title="canon",
         version=__version__,
-        description=__doc__,
+        description=__doc__ or "",
         docs_url=None,
         redoc_url=None,
         lifespan=_workers_for(settings, web_jobs := WebJobs(settings)),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import multiprocessing.process
 import os
 import re
 import secrets

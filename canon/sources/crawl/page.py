@@ -161,6 +161,7 @@ def page_facts(
     limits: ReadLimits | None = None,
 ) -> PageFacts:
     """The facts, links and texts of the page ``html`` found at ``url`` (its final URL)."""
+    import lxml.etree
     import lxml.html
 
     check_html(html, url, limits)

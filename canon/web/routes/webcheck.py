@@ -30,7 +30,8 @@ MAX_QUERIES = 100
 
 
 class JobBody(CheckBody):
-    web: str = Field(
+    # A web check needs the provider the index check does without: the field narrows here.
+    web: str = Field(  # pyright: ignore[reportIncompatibleVariableOverride]
         max_length=200,
         description="The search provider, one of the server's configuration: searxng, yandex "
         "or google.",

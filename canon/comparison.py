@@ -77,10 +77,11 @@ def shared_fragments(
         for c in (first, second)
     ]
     common = set(windows[0]) & set(windows[1])
-    return tuple(
+    own, theirs = (
         c.fragments([n * step for n, w in enumerate(ws) if w in common], k)
         for c, ws in zip((first, second), windows)
-    )  # type: ignore[return-value]
+    )
+    return own, theirs
 
 
 def _pair(
@@ -207,8 +208,8 @@ class Table:
 
 
 def compare_table(
-    first: str,
-    second: str,
+    first: str | Canonical,
+    second: str | Canonical,
     ks: Iterable[int] = (3, 4, 5),
     profiles: Iterable[str | Profile] = ("raw", "lemma"),
     *,

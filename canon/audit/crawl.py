@@ -310,8 +310,8 @@ class _Crawl:
 
     def _read_done(self, task: asyncio.Task[None]) -> None:
         self.reading.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            self._fail(task.exception())  # type: ignore[arg-type]
+        if not task.cancelled() and (error := task.exception()) is not None:
+            self._fail(error)
 
     async def run(self) -> CrawlReport:
         with Writer(self.state.path, self.indexed) as writer:

@@ -17,10 +17,7 @@ _KS = tuple(range(1, 11))
 def similarity_curves(table: Table) -> Table:
     """The comparison table for k = 1 to 10 under ``table``'s profiles: the data behind the
     plot, measured on the canonical forms ``table`` kept (nothing is canonicalized again)."""
-    parts = [
-        compare_table(*table.canonicals[p.name], ks=_KS, profiles=[p])  # type: ignore[arg-type]
-        for p in table.profiles
-    ]
+    parts = [compare_table(*table.canonicals[p.name], ks=_KS, profiles=[p]) for p in table.profiles]
     return Table(
         _KS,
         table.profiles,

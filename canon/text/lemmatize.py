@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from ..errors import MissingResource
 from ..hashing import remember_hashes
@@ -178,7 +178,10 @@ def clear_caches() -> None:
     _file_read = False
 
 
-def _remembered(cache: dict[str, Any], key: str, compute: Callable[[str], Any]) -> Any:
+_Kept = TypeVar("_Kept")
+
+
+def _remembered(cache: dict[str, _Kept], key: str, compute: Callable[[str], _Kept]) -> _Kept:
     value = cache.get(key)
     if value is None:
         if len(cache) >= _CACHE_LIMIT:
@@ -242,7 +245,7 @@ def _read(word: str) -> tuple[Reading, ...]:
 
 def readings(word: str) -> tuple[Reading, ...]:
     """pymorphy3's readings of ``word``, the likeliest first."""
-    return _remembered(_readings, word, _read)  # type: ignore[no-any-return]
+    return _remembered(_readings, word, _read)
 
 
 def parts_of_speech(tokens: Iterable[str]) -> list[str]:

@@ -323,11 +323,13 @@ def _stands_for_a_space(text: str, start: int, end: int, spaced: bool) -> bool:
         return spaced
     from .lemmatize import is_known  # the dictionary, only when a filler sits between letters
 
-    chain = (
-        _CHAIN_BEFORE.search(text, max(0, start - _REACH), start),
-        _CHAIN_AFTER.match(text, end, min(len(text), end + _REACH)),
-    )
-    if all(chain) and is_known(_bare(chain[0].group() + chain[1].group())):  # type: ignore[union-attr]
+    chain_before = _CHAIN_BEFORE.search(text, max(0, start - _REACH), start)
+    chain_after = _CHAIN_AFTER.match(text, end, min(len(text), end + _REACH))
+    if (
+        chain_before is not None
+        and chain_after is not None
+        and is_known(_bare(chain_before.group() + chain_after.group()))
+    ):
         return False  # fillers put inside one word
     left_word, right_word = _bare(before.group()), _bare(after.group())
     joined = left_word + right_word

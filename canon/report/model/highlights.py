@@ -185,10 +185,11 @@ def shared_windows(
     keys = [[tuple(c.tokens[i : i + k]) for i in range(len(c) - k + 1)] for c in (first, second)]
     common = sorted(set(keys[0]) & set(keys[1]))
     ids = {window: f"{prefix}-{n}" for n, window in enumerate(common)}
-    return tuple(  # type: ignore[return-value]
+    own, theirs = (
         [(c.spans[i][0], c.spans[i + k - 1][1], ids[w]) for i, w in enumerate(ws) if w in ids]
         for c, ws in zip((first, second), keys)
     )
+    return own, theirs
 
 
 def compare_runs(

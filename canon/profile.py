@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
 
 from .errors import OptionError, ProfileError
 from .text.form import CANONICAL_FORM_VERSION
@@ -120,10 +120,10 @@ class Profile:
         if self.synonyms is not None:
             object.__setattr__(self, "synonyms", resolve_list(self.synonyms))
 
-    def replace(self, **changes: object) -> Profile:
+    def replace(self, **changes: Any) -> Profile:
         """A copy with some settings changed (a derived profile is named ``custom``)."""
         changes.setdefault("name", "custom")
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+        return dataclasses.replace(self, **changes)
 
     def settings(self) -> dict[str, object]:
         """Every rule as plain data, the name left out."""
@@ -156,18 +156,19 @@ class Profile:
 @cache
 def _fingerprint(profile: Profile) -> str:
     lists = {key: sorted(set(list_words(key))) for key in profile.stopwords}
+    settings = profile.settings()
+    # Paths differ between machines; the contents below are what matter.
+    settings["stopwords"] = [_portable(k) for k in profile.stopwords]
+    settings["synonyms"] = _portable(profile.synonyms) if profile.synonyms else None
     payload = {
         "canonical_form_version": CANONICAL_FORM_VERSION,
-        "settings": profile.settings(),
+        "settings": settings,
         "stopwords": lists,
         "negation": sorted(set(list_words("ru-negation"))) if lists or profile.drop_pos else [],
         "synonyms": read_synonyms(profile.synonyms) if profile.synonyms else [],
         "analyzer": analyzer_version(profile.morphology),
         "repairs": _repair_versions(profile),
     }
-    # Paths differ between machines; the contents above are what matter.
-    payload["settings"]["stopwords"] = [_portable(k) for k in profile.stopwords]  # type: ignore[index]
-    payload["settings"]["synonyms"] = _portable(profile.synonyms) if profile.synonyms else None  # type: ignore[index]
     blob = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
 
@@ -216,7 +217,7 @@ def _portable(key: str) -> str:
     return key if "/" not in key and "\\" not in key else "file"
 
 
-_LEMMA_RULES: dict[str, object] = {
+_LEMMA_RULES: dict[str, Any] = {  # checked by Profile itself
     "yo_fold": True,
     "keep_hyphens": True,
     "strip_marks": True,
@@ -232,8 +233,8 @@ _LEMMA_RULES: dict[str, object] = {
 
 BUILTIN_PROFILES: dict[str, Profile] = {
     "raw": Profile(name="raw"),
-    "lemma": Profile(name="lemma", morphology="lemma", **_LEMMA_RULES),  # type: ignore[arg-type]
-    "stem": Profile(name="stem", morphology="stem", **_LEMMA_RULES),  # type: ignore[arg-type]
+    "lemma": Profile(name="lemma", morphology="lemma", **_LEMMA_RULES),
+    "stem": Profile(name="stem", morphology="stem", **_LEMMA_RULES),
 }
 
 

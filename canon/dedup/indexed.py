@@ -131,8 +131,9 @@ class IndexReader:
     def hashes(self, position: int) -> np.ndarray:
         """The shingle set of the document at ``position``."""
         self.reads += 1
+        assert self._db is not None, "read inside the reader's with block"
         with reading(self.path):
-            row = self._db.execute(  # type: ignore[union-attr]
+            row = self._db.execute(
                 "SELECT hashes FROM doc_profiles WHERE id = ?",
                 (doc_key(int(self.ids[position]), self.profile.id),),
             ).fetchone()

@@ -84,7 +84,8 @@ class _Table:
     def hashes(self, position: int) -> np.ndarray:
         """The shingle set of the document at ``position``."""
         if position < self.base:
-            return self.index.hashes(position)  # type: ignore[union-attr]
+            assert self.index is not None  # positions below base are the index's
+            return self.index.hashes(position)
         return self.store[position - self.base]
 
     def add_entry(self, entry: Entry) -> None:
@@ -128,16 +129,17 @@ def _collect(
                 yield x
 
     def entries_before_item() -> None:
-        while order[0] is not None:
-            table.add_entry(order.popleft())  # type: ignore[arg-type]
-        order.popleft()
+        while (entry := order.popleft()) is not None:
+            table.add_entry(entry)
 
     for block in read_blocks(items(), reading, workers=workers, minhash=table.minhash):
         for _ in block.sources:
             entries_before_item()
         failures += table.add_block(block)
     while order:
-        table.add_entry(order.popleft())  # type: ignore[arg-type]  # only entries are left
+        entry = order.popleft()
+        assert entry is not None  # only entries are left
+        table.add_entry(entry)
     return failures
 
 
@@ -187,7 +189,7 @@ class _Entries(Sequence[tuple[str, int]]):
     def __len__(self) -> int:
         return len(self._table.sources)
 
-    def __getitem__(self, index: int) -> tuple[str, int]:  # type: ignore[override]
+    def __getitem__(self, index: int) -> tuple[str, int]:  # type: ignore[override]  # no slices
         return self._table.sources[index], self._table.chars[index]
 
 

@@ -158,15 +158,17 @@ def iter_entries(
                 yield x
 
     for result in read_stream(items(), reading, workers=workers):
-        while order[0] is not None:
-            yield order.popleft()  # type: ignore[misc]
-        order.popleft()
+        while (entry := order.popleft()) is not None:
+            yield entry
         if isinstance(result, Failure):
             yield result
         else:
             source, chars, hashes = result
             yield Entry(source, hashes, chars)
-    yield from order  # type: ignore[misc]  # only entries are left
+    while order:
+        entry = order.popleft()
+        assert entry is not None  # only entries are left
+        yield entry
 
 
 def read_entries(

@@ -68,6 +68,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         extensions=["jinja2.ext.i18n"],
     )
+    # added to the environment by the i18n extension at run time, unknown to the stubs
     env.install_gettext_callables(_gettext, _ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(
         version=__version__,
@@ -94,6 +95,7 @@ def render(name: str, **context: Any) -> str:
 
 def highlighted(text: str, groups: Groups) -> str:
     """``text`` escaped, its fragments in ``<mark>``, as the pages and reports draw them."""
+    # a template module's attributes are its macros, known only at run time
     marked = _standalone().get_template("_result.html").module.marked  # type: ignore[attr-defined]
     return str(marked(runs_of(text, groups)))
 

@@ -88,7 +88,8 @@ class _Body:
                 f"the document holds more than {self.max_text:,} characters of text",
                 "too-large",
             )
-        self.parts.write(text)  # type: ignore[union-attr]
+        assert self.parts is not None  # text is added inside a paragraph
+        self.parts.write(text)
 
     def _in_run(self) -> bool:
         """Whether the element on top of the stack is a child of one of the paragraph's runs

@@ -35,6 +35,7 @@ class GuardedH11Protocol(H11Protocol):
     head_timeout = ServerLimits.head_timeout
     max_head = ServerLimits.max_head
 
+    # uvicorn's H11Protocol narrows asyncio's BaseTransport to Transport; this follows it.
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self._head_timer: asyncio.TimerHandle | None = None
         self._head_bytes = 0

@@ -106,7 +106,7 @@ def page_row(q: Queued, fetched: Fetched | None, **values: object) -> PageRow:
         "html": None,
     }
     fields.update(values)
-    return PageRow(**fields)  # type: ignore[arg-type]
+    return PageRow(**fields)  # type: ignore[arg-type]  # a value per field, of the field's type
 
 
 def read_row(q: Queued, fetched: Fetched, read: Read) -> PageRow:

@@ -84,7 +84,7 @@ class Signature:
             and np.array_equal(self.values, other.values)
         )
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # equal by value, so not hashable
 
 
 _FIRST_ATTEMPTS = 8  # attempts tried at once at first; each further round tries twice as many

@@ -89,7 +89,7 @@ class SourceMatch:
     jaccard: float
     source_shingles: int
     fragments: tuple[Fragment, ...] = ()
-    passages: tuple[Fragment, ...] | None = _OnAccess()  # type: ignore[assignment]
+    passages: tuple[Fragment, ...] | None = _OnAccess()  # type: ignore[assignment]  # read: the value
     text: str | None = field(default=None, repr=False)  # the source's stored text
 
     def __getstate__(self) -> dict[str, Any]:

@@ -96,6 +96,7 @@ class Scope:
     def wanted(self, url: str) -> bool:
         if not self.on_site(url):
             return False
+        # the compiled patterns, kept beside the fields by __post_init__ (not fields themselves)
         included: list[Any] = self._include  # type: ignore[attr-defined]
         excluded: list[Any] = self._exclude  # type: ignore[attr-defined]
         if included and not any(p.search(url) for p in included):

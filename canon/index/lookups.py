@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 import numpy as np
 import zstandard
@@ -96,19 +96,10 @@ class DocumentRow(TypedDict):
 
 
 def documents(db: sqlite3.Connection) -> Iterator[DocumentRow]:
-    cursor = db.execute(
-        "SELECT id, source, title, added, content_hash, method, chars FROM documents ORDER BY id"
-    )
-    for id_, source, title, added, content_hash, method, chars in cursor:
-        yield DocumentRow(
-            id=id_,
-            source=source,
-            title=title,
-            added=added,
-            content_hash=content_hash,
-            method=method,
-            chars=chars,
-        )
+    columns = tuple(DocumentRow.__annotations__)
+    cursor = db.execute(f"SELECT {', '.join(columns)} FROM documents ORDER BY id")
+    for row in cursor:
+        yield cast(DocumentRow, dict(zip(columns, row)))
 
 
 def sources(db: sqlite3.Connection, doc_ids: Iterable[int]) -> dict[int, tuple[str, str | None]]:

@@ -13,9 +13,17 @@ from typing import Any
 
 import click
 
-from ..errors import CanonError, ExtractionError, FetchError, IndexFileError, OptionError
+from .._version import __version__
+from ..errors import (
+    CanonError,
+    ExtractionError,
+    FetchError,
+    IndexFileError,
+    MissingExtra,
+    OptionError,
+)
 
-__all__ = ["cli", "main", "message_of"]
+__all__ = ["cli", "main", "message_of", "missing_extra"]
 
 # Library option names whose command-line flag is spelled otherwise (None: a setting of the
 # Python API only, named as the library names it).
@@ -24,6 +32,8 @@ _FLAGS: dict[str, str | None] = {
     "read_timeout": "--timeout",
     "user_agent": None,
 }
+# The option that turns on the feature an extra holds, where a command works without it.
+_EXTRA_FLAGS = {"plot": "--plot", "dask": "--engine dask"}
 # What to try, by the reason an error gives.
 _HINTS = {
     (FetchError, "private-address"): "pass --allow-private to fetch it",
@@ -55,12 +65,24 @@ def message_of(exc: CanonError) -> str:
     return exc.message
 
 
+def missing_extra(exc: MissingExtra, command: str | None) -> str:
+    """``serve needs the web extra: pip install 'canon[web]'``: the command (and the option)
+    that needs the extra, in place of the library's name for the feature."""
+    needing = " ".join(filter(None, (command, _EXTRA_FLAGS.get(exc.extra)))) or exc.feature
+    return f"{needing} needs the {exc.extra} extra: {exc.install}"
+
+
 class _Group(click.Group):
     """CanonError → a one-line message and its exit code (``--debug`` shows the traceback)."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except MissingExtra as exc:
+            if ctx.params.get("debug"):
+                raise
+            click.echo(f"canon: {missing_extra(exc, ctx.invoked_subcommand)}", err=True)
+            sys.exit(exc.exit_code)
         except CanonError as exc:
             if ctx.params.get("debug"):
                 raise
@@ -73,7 +95,7 @@ class _Group(click.Group):
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
-@click.version_option(package_name="canon")
+@click.version_option(__version__, package_name="canon")
 def cli(debug: bool) -> None:
     """How much do Russian texts share? Word shingles over one canonical form."""
 

@@ -47,13 +47,13 @@ _NEEDS: dict[str, tuple[str, ...]] = {"web": ("audit",)}
 
 
 def require(extra: str, feature: str) -> None:
-    """Raise :class:`MissingExtra` unless every package of ``extra`` (and of the extras it
-    needs) can be imported; ``feature`` says what needs it.  Nothing is imported here."""
-    for needed in _NEEDS.get(extra, ()):
-        require(needed, feature)
+    """Raise :class:`MissingExtra` unless every package of ``extra``, then of the extras it
+    needs, can be imported; ``feature`` says what needs it.  Nothing is imported here."""
     for package in EXTRAS[extra]:
         if not _importable(package.module):
             raise MissingExtra(extra, feature, package=package.distribution)
+    for needed in _NEEDS.get(extra, ()):  # installed with the extra, so named after it
+        require(needed, feature)
 
 
 def _importable(module: str) -> bool:

@@ -66,6 +66,7 @@ def test_the_blocker_blocks(hook: Path) -> None:
         ("fastapi", ["serve", "--port", "9"], "serve needs the web extra"),
         ("pebble", ["serve", "--port", "9"], "serve needs the web extra"),
         ("xlsxwriter", ["serve", "--port", "9"], "serve needs the audit extra"),
+        ("fastapi,protego", ["serve", "--port", "9"], "serve needs the web extra"),
         ("protego", ["audit", "--out", "{tmp}/audit", "http://127.0.0.1:9/"],
          "audit needs the audit extra"),
         ("usp", ["audit", "--reanalyze", "{tmp}"], "audit needs the audit extra"),
@@ -79,7 +80,7 @@ def test_a_command_names_the_extra_it_needs(
     hook: Path, tmp_path: Path, blocked: str, args: list[str], line: str
 ) -> None:
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
-    result = _run(hook, [blocked], "-m", "canon", *args)
+    result = _run(hook, blocked.split(","), "-m", "canon", *args)
     extra = line.split(" the ")[1].split()[0]
     assert result.stderr == f"canon: {line}: pip install 'canon[{extra}]'\n"
     assert result.returncode == 2 and result.stdout == ""

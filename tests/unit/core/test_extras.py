@@ -85,3 +85,6 @@ def test_the_web_needs_the_audit_extra_too(monkeypatch: pytest.MonkeyPatch, modu
     with pytest.raises(MissingExtra) as caught:
         require("web", "the web service")
     assert caught.value.extra == "audit"
+    monkeypatch.setitem(sys.modules, "fastapi", None)  # both missing: the web extra holds both
+    with pytest.raises(MissingExtra, match=r"canon\[web\]"):
+        require("web", "the web service")

@@ -18,6 +18,11 @@ Around them: ``profile.py`` (the rules, ``Profile``), ``text/`` (normalization, 
 lemmas, word lists, quotations), ``index/`` (the SQLite index and ``add_sources``),
 ``measures.py`` (set measures), ``textstats.py`` (water, nausea, Zipf), ``errors.py`` (the
 ``CanonError`` tree), ``report/`` (terminal, HTML, plot), ``cli/`` and ``web/``.
+
+``import canon`` loads only the errors; every other name here is imported on first use.  The
+site audit, the web service, plots and the Dask engine need extras (``pip install
+'canon[audit]'``, ``[web]``, ``[plot]``, ``[dask]``, or ``[all]``); without one, the feature
+raises :class:`MissingExtra` naming it (``canon.extras``).
 """
 
 import typing as _typing

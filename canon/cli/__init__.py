@@ -7,6 +7,7 @@ the ``--flag`` hints and the commands of this command line.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -31,6 +32,19 @@ _FLAGS: dict[str, str | None] = {
     "connect_timeout": "--timeout",
     "read_timeout": "--timeout",
     "user_agent": None,
+}
+# Each command, by the module of this package that defines it: a module is imported when its
+# command runs (or help lists them all), so ``canon compare`` loads neither the index nor the audit.
+_COMMANDS = {
+    "audit": "audit",
+    "check": "check",
+    "compare": "compare",
+    "dedup": "dedup",
+    "index": "index",
+    "profiles": "compare",
+    "serve": "serve",
+    "stats": "compare",
+    "tokens": "compare",
 }
 # The option that turns on the feature an extra holds, where a command works without it.
 _EXTRA_FLAGS = {"plot": "--plot", "dask": "--engine dask"}
@@ -73,7 +87,33 @@ def missing_extra(exc: MissingExtra, command: str | None) -> str:
 
 
 class _Group(click.Group):
-    """CanonError → a one-line message and its exit code (``--debug`` shows the traceback)."""
+    """CanonError → a one-line message and its exit code (``--debug`` shows the traceback);
+    each command's module imported when the command is looked up (``_COMMANDS``)."""
+
+    @property  # type: ignore[override]
+    def commands(self) -> dict[str, click.Command]:
+        """Every command, each module imported (for what reads them all at once)."""
+        for module in sorted(set(_COMMANDS.values())):
+            importlib.import_module(f"{__name__}.{module}")
+        return self._commands
+
+    @commands.setter
+    def commands(self, value: dict[str, click.Command]) -> None:
+        self._commands = dict(value)
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        name = name or cmd.name
+        if name is None:
+            raise TypeError("Command has no name.")
+        self._commands[name] = cmd
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in _COMMANDS:
+            importlib.import_module(f"{__name__}.{_COMMANDS[cmd_name]}")  # it adds its commands
+        return self._commands.get(cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -103,6 +143,3 @@ def cli(debug: bool) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``canon`` command."""
     cli.main(args=list(argv) if argv is not None else None, prog_name="canon")
-
-
-from . import audit, check, compare, dedup, index, serve  # noqa: E402,F401  (they add the commands)

@@ -16,8 +16,9 @@
     python -m benchmarks.workers      # canon dedup with 1 and 2 workers: wall, CPU, peak RSS
 
 Every script takes ``--quick`` for a smoke run of well under a minute, and ``--help``.  What they
-share lives here: ``_common`` (timing, tables, verdicts), ``corpus`` (generated Russian text)
-and ``data`` (real text and the labelled data sets of ``../shared/data``, read in place).
+share lives here: ``_common`` (timing, tables, verdicts) and ``data`` (real text and the
+labelled data sets of ``../shared/data``, read in place); the generated text they share with
+the tests is in ``testkit`` (``corpus``, ``tricks``, ``drafts``).
 """
 
 __all__: list[str] = []

@@ -38,7 +38,6 @@ from pathlib import Path
 import canon
 import canon.uniqueness.against_index
 from benchmarks._common import argument_parser, clocked, quantile, table, timed_call, verdict
-from benchmarks.corpus import load_lexicon
 from benchmarks.index import (
     DOC_WORDS,
     DRAFTS,
@@ -52,6 +51,7 @@ from benchmarks.index import (
     read_corpus,
 )
 from canon import Index
+from testkit.corpus import load_lexicon
 
 # The stages of a full check timed apart: the shingle postings, the sentence measure, and of
 # it the sentence tables read (the function ``canon.check`` calls, where it looks it up).

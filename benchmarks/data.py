@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks._common import REPO
-from benchmarks.corpus import DOC_WORDS
+from testkit.corpus import DOC_WORDS
 
 __all__ = [
     "ARTICLES",

@@ -40,11 +40,11 @@ from benchmarks._common import (
     timed_call,
     verdict,
 )
-from benchmarks.corpus import generate_documents, hash_pair
 from canon import canonicalize, shingle_hashes
 from canon.dedup import Entry, dedup
 from canon.fingerprints.measures import exact_jaccard
 from canon.fingerprints.minhash import estimate_jaccard, signatures
+from testkit.corpus import generate_documents, hash_pair
 
 NUM_PERM = 128
 K = 4

@@ -33,7 +33,7 @@ For each step:
   start-up (the operating system's file cache stays warm).
 
 The corpus is generated with a fixed seed, in blocks of 500 documents each seeded on its own,
-so document i is the same whatever ``--docs`` is: words are sampled by ``benchmarks.corpus``
+so document i is the same whatever ``--docs`` is: words are sampled by ``testkit.corpus``
 (pymorphy3 lemmas with Zipf frequencies, each in one of its inflected forms) and joined into
 sentences and paragraphs.  10 % of the documents also copy 1-3 sentences
 of earlier documents, so a check finds sources; nothing else repeats.  The corpus is written as
@@ -88,7 +88,11 @@ from benchmarks._common import (
     timed_call,
     verdict,
 )
-from benchmarks.corpus import (
+from canon import Index, Profile, add_sources, get_profile
+from canon.index.prepare import prepare_all
+from canon.index.store import IndexedProfile, Prepared
+from canon.sources.collection import Item, expand
+from testkit.corpus import (
     Lexicon,
     count_words,
     group_paragraphs,
@@ -96,10 +100,6 @@ from benchmarks.corpus import (
     sample_words,
     split_sentences,
 )
-from canon import Index, Profile, add_sources, get_profile
-from canon.index.prepare import prepare_all
-from canon.index.store import IndexedProfile, Prepared
-from canon.sources.collection import Item, expand
 
 PROFILES = ("raw", "lemma")
 K = 4

@@ -29,8 +29,8 @@ from pathlib import Path
 
 import canon
 from benchmarks._common import argument_parser, quantile, stopwatch, table
-from benchmarks.corpus import generate_documents
 from canon import Index
+from testkit.corpus import generate_documents
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 

@@ -28,7 +28,7 @@ the IDF-weighted Dice of their content lemma sets under the lemma profile.  This
    lemma weighing 1), and recall and false-positive rate by the draft sentence's size (the
    shortest sentence worth judging).
 4. measures the cost on a *latency index* of ``--docs`` generated documents of 300-1,500
-   words (``benchmarks.corpus``) and 80 % of the news texts (whole pairs held out), built
+   words (``testkit.corpus``) and 80 % of the news texts (whole pairs held out), built
    three times: without the sentence storage, as built, and with the common-lemma limit at
    5 % of its documents (as an index twenty times larger would have it).  For each: add
    documents/s (one process by default) and the time in ``Index.write_batch``, bytes per
@@ -78,7 +78,6 @@ from benchmarks._common import (
     table,
     timed_call,
 )
-from benchmarks.corpus import group_paragraphs, load_lexicon, sample_words, split_sentences
 from benchmarks.data import (
     NEWS,
     PARAPHRASER,
@@ -94,6 +93,7 @@ from canon.hashing import token_hashes
 from canon.index.segments import LEMMAS
 from canon.index.store import IndexedProfile
 from canon.uniqueness.rewrites import RewriteCheck, find_rewrites
+from testkit.corpus import group_paragraphs, load_lexicon, sample_words, split_sentences
 
 PROFILES = ("raw", "lemma")
 K = 4

@@ -15,7 +15,7 @@ median of ``--repeats`` runs is reported, as documents/s:
 - rensa ``RMinHash`` and ``CMinHash`` (Rust) ``update`` over each shingle's space-joined words.
 
 The ratio canon from token hashes / rensa ``RMinHash`` has the target ≥ 2×.  Documents are
-300 generated words each (``benchmarks.corpus``: pymorphy3 forms with Zipf frequencies) and,
+300 generated words each (``testkit.corpus``: pymorphy3 forms with Zipf frequencies) and,
 when ``../shared/data`` has them, the real news texts of ``ru-news-same-story-pairs`` (one
 document a text).  datasketch and rensa are benchmark dependencies (``pip install
 'canon[bench]'``); a method that is not installed is skipped.
@@ -44,12 +44,12 @@ from benchmarks._common import (
     target_text,
     verdict,
 )
-from benchmarks.corpus import generate_documents
 from benchmarks.data import NEWS, SHARED_DATA, dataset, read_news_texts
 from canon import canonicalize
 from canon.fingerprints.minhash import shingle_signatures, signatures
 from canon.fingerprints.shingles import window_hashes
 from canon.hashing import token_hashes
+from testkit.corpus import generate_documents
 
 NUM_PERM = 128
 K = 4

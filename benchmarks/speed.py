@@ -70,9 +70,9 @@ from benchmarks._common import (
     target_text,
     verdict,
 )
-from benchmarks.corpus import generate_documents, rewrite
 from benchmarks.data import pack_documents, read_texts
 from canon import canonicalize, shingle_hashes, shingles
+from testkit.corpus import generate_documents, rewrite
 
 SHINGLE_K = 5
 CLI_BYTES = 20_000

@@ -7,7 +7,7 @@ into one index built as ``canon index add`` builds it (profiles raw and lemma, k
 texts), in a temporary folder.  Every indexed article is a possible source and a distractor for
 the others.
 
-1. **Labelled drafts** (``benchmarks.drafts``).  Each draft mixes 10-18 sentences: copied from
+1. **Labelled drafts** (``testkit.drafts``).  Each draft mixes 10-18 sentences: copied from
    an indexed article A, rewritten from A by endings, by a word shuffle, by adjacent-pair
    swaps or by endings and a shuffle, copied from a second indexed article B (A's same-story
    article when there is one), and new sentences of the held-out articles (a held-out sentence
@@ -24,7 +24,7 @@ the others.
 
    The verdict without the sentence measure (``sentence_threshold=None``: shingles only) is
    given beside it, to show what the sentence measure adds.
-2. **Tricks** (``benchmarks.tricks``).  Each trick alters a copy of an indexed article, and the
+2. **Tricks** (``testkit.tricks``).  Each trick alters a copy of an indexed article, and the
    altered copy is checked: the verdict's uniqueness is fake (an untouched copy scores 0%).
    Targets: ≤ 5% for every trick, ≤ 25% for transliteration and for word shuffles.  The
    ``lemma`` profile's shingle uniqueness, the verdict without the sentence measure and the
@@ -70,13 +70,13 @@ from benchmarks._common import (
     verdict,
 )
 from benchmarks.data import NEWS, SHARED_DATA, Pair, dataset, read_news
-from benchmarks.drafts import KINDS, LABELS, TRUTH, Draft, make_draft, raw_words, sentences
-from benchmarks.tricks import TRICKS, Trick
 from canon import CheckResult, Index
 from canon.fingerprints.shingles import window_hashes
 from canon.index.rules import IndexedProfile, profile_of
 from canon.index.store import IndexStats
 from canon.uniqueness.against_index import ProfileCheck
+from testkit.drafts import KINDS, LABELS, TRUTH, Draft, make_draft, raw_words, sentences
+from testkit.tricks import TRICKS, Trick
 
 SEED = 2026
 HOLDOUT = 0.25  # share of the articles never indexed: the new sentences come from them

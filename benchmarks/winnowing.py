@@ -31,9 +31,9 @@ from pathlib import Path
 
 import canon
 from benchmarks._common import argument_parser, quantile, stopwatch, table
-from benchmarks.corpus import generate_documents
 from benchmarks.sampling import build, corpus, drafts
 from canon import Index
+from testkit.corpus import generate_documents
 
 RUN_LENGTHS = (6, 10, 18, 34)
 K = 4

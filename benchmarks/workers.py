@@ -1,6 +1,6 @@
 """``canon dedup`` with 1 and 2 worker processes: wall time, CPU time and peak memory.
 
-A generated corpus of ``--docs`` documents of 300 words (``benchmarks.corpus``: pymorphy3 forms
+A generated corpus of ``--docs`` documents of 300 words (``testkit.corpus``: pymorphy3 forms
 with Zipf frequencies, joined into sentences and paragraphs; every 20th document followed by a
 copy of it with 2 % of the words replaced, so there are clusters to find) is written as one
 JSON Lines file.  The ``canon dedup FILE --workers W`` command then runs in fresh processes
@@ -48,7 +48,7 @@ from pathlib import Path
 import psutil
 
 from benchmarks._common import REPO, argument_parser, median, stopwatch, table
-from benchmarks.corpus import Lexicon, load_lexicon, paragraphs, sample_words
+from testkit.corpus import Lexicon, load_lexicon, paragraphs, sample_words
 
 DOC_WORDS = 300
 COPY_EVERY = 20

@@ -18,11 +18,16 @@ Around them: ``profile.py`` (the rules, ``Profile``), ``text/`` (normalization, 
 lemmas, word lists, quotations), ``index/`` (the SQLite index and ``add_sources``),
 ``measures.py`` (set measures), ``textstats.py`` (water, nausea, Zipf), ``errors.py`` (the
 ``CanonError`` tree), ``report/`` (terminal, HTML, plot), ``cli/`` and ``web/``.
+
+``import canon`` loads only the errors; every other name here is imported on first use.  The
+site audit, the web service, plots and the Dask engine need extras (``pip install
+'canon[audit]'``, ``[web]``, ``[plot]``, ``[dask]``, or ``[all]``); without one, the feature
+raises :class:`MissingExtra` naming it (``canon.extras``).
 """
 
-from .audit import AuditResult, CrawlSettings, audit_site
-from .canonical import Canonical, Fragment, canonicalize
-from .comparison import Comparison, Table, TooShort, compare, compare_table
+import typing as _typing
+
+from ._version import __version__
 from .errors import (
     CanonError,
     EmptyText,
@@ -30,6 +35,7 @@ from .errors import (
     FetchError,
     IndexFileError,
     InputError,
+    MissingExtra,
     MissingResource,
     OptionError,
     OutputError,
@@ -37,23 +43,68 @@ from .errors import (
     SearchError,
     TextTooShort,
 )
-from .fingerprints.measures import compare_sets
-from .fingerprints.shingles import shingle_hashes, shingles
-from .hashing import token_hashes
-from .index.ingest import AddReport, add_sources
-from .index.store import Index
-from .profile import BUILTIN_PROFILES, Profile, get_profile
-from .sources.documents import Document, read_source
-from .sources.fetch import FetchOptions
-from .text.tokenize import Fold
-from .text.tricks import Trick
-from .textstats import TextStats
-from .textstats import text_stats as stats
-from .uniqueness.against_index import CheckResult, SourceMatch, check
-from .uniqueness.verdict import Verdict
-from .uniqueness.web import WebCheck, WebSource, provider_of, web_check
 
-__version__ = "0.1.0"
+# Every other public name, by the module that defines it ("module:attribute" where the name
+# differs): imported on first use, so ``import canon`` loads neither the audit, the dedup,
+# the web service nor any optional extra.
+_LAZY: dict[str, str] = {
+    "BUILTIN_PROFILES": "canon.profile",
+    "AddReport": "canon.index.ingest",
+    "AuditResult": "canon.audit",
+    "Canonical": "canon.canonical",
+    "CheckResult": "canon.uniqueness.against_index",
+    "Comparison": "canon.comparison",
+    "CrawlSettings": "canon.audit",
+    "Document": "canon.sources.documents",
+    "FetchOptions": "canon.sources.fetch",
+    "Fold": "canon.text.tokenize",
+    "Fragment": "canon.canonical",
+    "Index": "canon.index.store",
+    "Profile": "canon.profile",
+    "SourceMatch": "canon.uniqueness.against_index",
+    "Table": "canon.comparison",
+    "TextStats": "canon.textstats",
+    "TooShort": "canon.comparison",
+    "Trick": "canon.text.tricks",
+    "Verdict": "canon.uniqueness.verdict",
+    "WebCheck": "canon.uniqueness.web",
+    "WebSource": "canon.uniqueness.web",
+    "add_sources": "canon.index.ingest",
+    "audit_site": "canon.audit",
+    "canonicalize": "canon.canonical",
+    "check": "canon.uniqueness.against_index",
+    "compare": "canon.comparison",
+    "compare_sets": "canon.fingerprints.measures",
+    "compare_table": "canon.comparison",
+    "get_profile": "canon.profile",
+    "provider_of": "canon.uniqueness.web",
+    "read_source": "canon.sources.documents",
+    "shingle_hashes": "canon.fingerprints.shingles",
+    "shingles": "canon.fingerprints.shingles",
+    "stats": "canon.textstats:text_stats",
+    "token_hashes": "canon.hashing",
+    "web_check": "canon.uniqueness.web",
+}
+
+if _typing.TYPE_CHECKING:  # the same names, for type checkers and editors
+    from .audit import AuditResult, CrawlSettings, audit_site
+    from .canonical import Canonical, Fragment, canonicalize
+    from .comparison import Comparison, Table, TooShort, compare, compare_table
+    from .fingerprints.measures import compare_sets
+    from .fingerprints.shingles import shingle_hashes, shingles
+    from .hashing import token_hashes
+    from .index.ingest import AddReport, add_sources
+    from .index.store import Index
+    from .profile import BUILTIN_PROFILES, Profile, get_profile
+    from .sources.documents import Document, read_source
+    from .sources.fetch import FetchOptions
+    from .text.tokenize import Fold
+    from .text.tricks import Trick
+    from .textstats import TextStats
+    from .textstats import text_stats as stats
+    from .uniqueness.against_index import CheckResult, SourceMatch, check
+    from .uniqueness.verdict import Verdict
+    from .uniqueness.web import WebCheck, WebSource, provider_of, web_check
 
 __all__ = [
     "BUILTIN_PROFILES",
@@ -74,6 +125,7 @@ __all__ = [
     "Index",
     "IndexFileError",
     "InputError",
+    "MissingExtra",
     "MissingResource",
     "OptionError",
     "OutputError",
@@ -106,3 +158,22 @@ __all__ = [
     "token_hashes",
     "web_check",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """A name of ``_LAZY`` imported on first use (then kept), or a submodule of canon."""
+    import importlib
+    import importlib.util
+
+    if name in _LAZY:
+        module, _, attribute = _LAZY[name].partition(":")
+        value = getattr(importlib.import_module(module), attribute or name)
+        globals()[name] = value
+        return value
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -14,7 +14,8 @@
     ├── IndexFileError              an index file cannot be used       .path, .reason, .remedy
     ├── SearchError                 a search provider cannot answer    .provider, .reason
     ├── OutputError                 a report or result cannot be written  .path
-    └── MissingResource             an optional package is not installed  .package
+    └── MissingResource             a package or data set is not installed  .package
+        └── MissingExtra (ImportError)  an extra of canon is not installed  .extra, .feature
 
 Messages never name a command-line flag or a form field: they name the setting (``option``),
 the side (``side``: ``first``, ``second``, ``draft``) or the reason (``reason``, a short
@@ -36,6 +37,7 @@ __all__ = [
     "FetchError",
     "IndexFileError",
     "InputError",
+    "MissingExtra",
     "MissingResource",
     "OptionError",
     "Outcome",
@@ -214,3 +216,18 @@ class MissingResource(CanonError):
     def __init__(self, message: str, *, package: str | None = None) -> None:
         super().__init__(message)
         self.package = package
+
+
+class MissingExtra(MissingResource, ImportError):
+    """A feature whose extra of canon is not installed: ``extra`` names it (``web``, ``audit``,
+    ``plot``, ``dask``), ``feature`` says what needs it, ``package`` the first package missing."""
+
+    def __init__(self, extra: str, feature: str, *, package: str | None = None) -> None:
+        self.extra = extra
+        self.feature = feature
+        super().__init__(f"{feature} needs the {extra} extra: {self.install}", package=package)
+
+    @property
+    def install(self) -> str:
+        """The command that installs the extra."""
+        return f"pip install 'canon[{self.extra}]'"

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import IndexFileError, OutputError
+from ..extras import require
 from ..index.store import Index
 from ..profile import get_profile
 from ..sources.crawl.page import ContentArea
@@ -83,7 +84,8 @@ def audit_site(
     on_progress: Callable[[CrawlProgress], None] | None = None,
 ) -> AuditResult:
     """Crawl the site of ``settings.starts`` into ``folder`` (resuming a stopped crawl there),
-    analyse it and write the outputs."""
+    analyse it and write the outputs.  It needs the ``audit`` extra."""
+    require("audit", "the site audit")
     folder = _folder(Path(folder))
     path = folder / AUDIT_FILE
     profiles = [get_profile(name) for name in settings.profiles]
@@ -114,7 +116,9 @@ def reanalyze(
     """Analyse the pages an audit in ``folder`` crawled again, and write the outputs again.
 
     With an ``area`` other than the audit's, the stored pages are first read again under it
-    (in ``workers`` processes); without one, the audit's own area stays."""
+    (in ``workers`` processes); without one, the audit's own area stays.  It needs the
+    ``audit`` extra."""
+    require("audit", "the site audit")
     folder = Path(folder)
     path = folder / AUDIT_FILE
     if not path.is_file():

@@ -7,15 +7,24 @@ the ``--flag`` hints and the commands of this command line.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 import click
 
-from ..errors import CanonError, ExtractionError, FetchError, IndexFileError, OptionError
+from .._version import __version__
+from ..errors import (
+    CanonError,
+    ExtractionError,
+    FetchError,
+    IndexFileError,
+    MissingExtra,
+    OptionError,
+)
 
-__all__ = ["cli", "main", "message_of"]
+__all__ = ["cli", "main", "message_of", "missing_extra"]
 
 # Library option names whose command-line flag is spelled otherwise (None: a setting of the
 # Python API only, named as the library names it).
@@ -24,6 +33,21 @@ _FLAGS: dict[str, str | None] = {
     "read_timeout": "--timeout",
     "user_agent": None,
 }
+# Each command, by the module of this package that defines it: a module is imported when its
+# command runs (or help lists them all), so ``canon compare`` loads neither the index nor the audit.
+_COMMANDS = {
+    "audit": "audit",
+    "check": "check",
+    "compare": "compare",
+    "dedup": "dedup",
+    "index": "index",
+    "profiles": "compare",
+    "serve": "serve",
+    "stats": "compare",
+    "tokens": "compare",
+}
+# The option that turns on the feature an extra holds, where a command works without it.
+_EXTRA_FLAGS = {"plot": "--plot", "dask": "--engine dask"}
 # What to try, by the reason an error gives.
 _HINTS = {
     (FetchError, "private-address"): "pass --allow-private to fetch it",
@@ -55,12 +79,50 @@ def message_of(exc: CanonError) -> str:
     return exc.message
 
 
+def missing_extra(exc: MissingExtra, command: str | None) -> str:
+    """``serve needs the web extra: pip install 'canon[web]'``: the command (and the option)
+    that needs the extra, in place of the library's name for the feature."""
+    needing = " ".join(filter(None, (command, _EXTRA_FLAGS.get(exc.extra)))) or exc.feature
+    return f"{needing} needs the {exc.extra} extra: {exc.install}"
+
+
 class _Group(click.Group):
-    """CanonError → a one-line message and its exit code (``--debug`` shows the traceback)."""
+    """CanonError → a one-line message and its exit code (``--debug`` shows the traceback);
+    each command's module imported when the command is looked up (``_COMMANDS``)."""
+
+    @property  # type: ignore[override]
+    def commands(self) -> dict[str, click.Command]:
+        """Every command, each module imported (for what reads them all at once)."""
+        for module in sorted(set(_COMMANDS.values())):
+            importlib.import_module(f"{__name__}.{module}")
+        return self._commands
+
+    @commands.setter
+    def commands(self, value: dict[str, click.Command]) -> None:
+        self._commands = dict(value)
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        name = name or cmd.name
+        if name is None:
+            raise TypeError("Command has no name.")
+        self._commands[name] = cmd
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in _COMMANDS:
+            importlib.import_module(f"{__name__}.{_COMMANDS[cmd_name]}")  # it adds its commands
+        return self._commands.get(cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except MissingExtra as exc:
+            if ctx.params.get("debug"):
+                raise
+            click.echo(f"canon: {missing_extra(exc, ctx.invoked_subcommand)}", err=True)
+            sys.exit(exc.exit_code)
         except CanonError as exc:
             if ctx.params.get("debug"):
                 raise
@@ -73,7 +135,7 @@ class _Group(click.Group):
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
-@click.version_option(package_name="canon")
+@click.version_option(__version__, package_name="canon")
 def cli(debug: bool) -> None:
     """How much do Russian texts share? Word shingles over one canonical form."""
 
@@ -81,6 +143,3 @@ def cli(debug: bool) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``canon`` command."""
     cli.main(args=list(argv) if argv is not None else None, prog_name="canon")
-
-
-from . import audit, check, compare, dedup, index, serve  # noqa: E402,F401  (they add the commands)

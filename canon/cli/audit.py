@@ -1,29 +1,32 @@
-"""canon audit: crawl a site politely and report its duplicate and near-duplicate pages."""
+"""canon audit: crawl a site politely and report its duplicate and near-duplicate pages.
+
+The audit is imported when the command runs, not when ``canon`` starts (it needs the
+``audit`` extra)."""
 
 from __future__ import annotations
 
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..audit import Analysis, AuditResult, CrawlSettings, audit_site, reanalyze
-from ..audit.settings import URLS_PER_PAGE
 from ..errors import OptionError
-from ..sources.client import Politeness
-from ..sources.collection import Item, expand
-from ..sources.crawl.page import ContentArea
-from ..sources.fetch import FetchOptions, is_url
 from . import cli
 from .options import json_option, progress_bar
+
+if TYPE_CHECKING:
+    from ..audit import AuditResult, CrawlSettings
 
 __all__ = ["audit_command"]
 
 
 def _starts(values: tuple[str, ...]) -> tuple[str, ...]:
     """The START arguments as URLs (a list file read); checked here, as they are arguments."""
+    from ..sources.collection import Item, expand
+    from ..sources.fetch import is_url
+
     if not values:
         raise click.UsageError("give START: a site URL, a sitemap URL or @urls.txt")
     starts = []
@@ -42,6 +45,8 @@ def _starts(values: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _summary(result: AuditResult) -> list[str]:
+    from ..audit.settings import URLS_PER_PAGE
+
     s = result.findings.summary()
     lines = []
     if result.crawl is not None:
@@ -74,6 +79,11 @@ def _summary(result: AuditResult) -> list[str]:
 
 
 def _crawl_settings(starts: tuple[str, ...], opts: dict[str, Any]) -> CrawlSettings:
+    from ..audit import CrawlSettings
+    from ..sources.client import Politeness
+    from ..sources.crawl.page import ContentArea
+    from ..sources.fetch import FetchOptions
+
     timeout = opts["timeout"]
     return CrawlSettings(
         starts=_starts(starts),
@@ -148,6 +158,9 @@ def audit_command(starts: tuple[str, ...], as_json: bool, **opts: Any) -> None:
     Writes DIR/audit.db (a canon index: `canon check --index` and `canon dedup --index` work
     on it), pages.csv, clusters.jsonl, pages.xlsx and report.html.  Run it again on the same
     DIR to resume a stopped crawl; --reanalyze DIR to change the analysis without crawling."""
+    from ..audit import Analysis, audit_site, reanalyze
+    from ..sources.crawl.page import ContentArea
+
     analysis = Analysis(
         threshold=opts["threshold"],
         containment=opts["containment"],

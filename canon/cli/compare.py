@@ -11,6 +11,7 @@ import click
 
 from ..canonical import canonicalize
 from ..comparison import Table, compare_table
+from ..errors import MissingExtra
 from ..profile import BUILTIN_PROFILES
 from ..sources.documents import Document
 from . import cli
@@ -111,7 +112,13 @@ def _write_reports(
     from ..report.html import compare_html, write_html
     from ..report.plot import plot_png, similarity_curves
 
-    png = plot_png(similarity_curves(table), plot_path)
+    try:
+        png: bytes | None = plot_png(similarity_curves(table), plot_path)
+    except MissingExtra as exc:
+        if plot_path:
+            raise
+        png = None  # the report without its plot, and a word on how to have it
+        click.echo(f"canon: the report has no plot: {exc.install} draws it", err=True)
     if html_path:
         write_html(html_path, compare_html(table, docs, png))
 

@@ -6,11 +6,10 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..dedup import Budget, DedupRun, MinHashSettings, Reading, dedup_corpus, parse_size
 from ..errors import Outcome
 from . import cli
 from .options import (
@@ -22,6 +21,9 @@ from .options import (
     stage_status,
     workers_option,
 )
+
+if TYPE_CHECKING:
+    from ..dedup import Budget, DedupRun
 
 __all__ = ["dedup_command"]
 
@@ -135,6 +137,8 @@ def dedup_command(
     """
     if not sources and db is None:
         raise click.UsageError("give SOURCES to deduplicate, or --index DB")
+    from ..dedup import Budget, MinHashSettings, Reading, dedup_corpus, parse_size  # on use
+
     settings = MinHashSettings(threshold, num_perm, seed)
     budget = Budget(parse_size(memory), spill_dir)
     options, whole_page = fetch_options(opts)

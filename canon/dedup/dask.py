@@ -24,7 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CanonError, MissingResource
+from ..errors import CanonError
+from ..extras import require
 from ..fingerprints.lsh import band_keys
 from ..fingerprints.minhash import signatures
 from ..profile import Profile, get_profile
@@ -41,14 +42,7 @@ CONNECT_TIMEOUT = 10.0
 
 
 def _require_dask() -> None:
-    try:
-        import dask.bag  # noqa: F401
-        import distributed  # noqa: F401
-    except ImportError as exc:
-        raise MissingResource(
-            "the Dask engine needs Dask: pip install 'canon[dask]' (dask and distributed)",
-            package="dask",
-        ) from exc
+    require("dask", "the Dask engine")
 
 
 @contextmanager

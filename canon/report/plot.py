@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..comparison import Comparison, Table, compare_table
 from ..errors import OutputError
+from ..extras import require
 
 __all__ = ["PLOT_SIZE", "plot_png", "similarity_curves"]
 
@@ -29,7 +30,10 @@ def similarity_curves(table: Table) -> Table:
 
 
 def plot_png(table: Table, path: Path | None = None) -> bytes:
-    """Jaccard (solid) and containment of A in B (dashed) against k for each profile."""
+    """Jaccard (solid) and containment of A in B (dashed) against k for each profile.
+
+    It needs the ``plot`` extra (matplotlib): :class:`~canon.errors.MissingExtra` without it."""
+    require("plot", "the similarity plot")
     import matplotlib
 
     matplotlib.use("Agg")

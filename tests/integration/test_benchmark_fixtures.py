@@ -18,9 +18,10 @@ import pytest
 from razdel import sentenize
 from sample_news import FIRST, FRESH, SECOND
 
-from benchmarks import drafts, tricks, verdict
+from benchmarks import verdict
 from benchmarks.data import Pair
-from benchmarks.drafts import KINDS, TRUTH, make_draft, raw_words, reinflect, rewritten
+from testkit import drafts, tricks
+from testkit.drafts import KINDS, TRUTH, make_draft, raw_words, reinflect, rewritten
 
 TEXT = (
     "Московские синоптики пообещали жителям столицы тёплую погоду на ближайших выходных. "

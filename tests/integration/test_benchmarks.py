@@ -13,6 +13,7 @@ import inspect
 import math
 import pkgutil
 import random
+import tomllib
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -21,7 +22,8 @@ import pytest
 from repo_paths import ROOT, SHARED_DATA
 
 import benchmarks
-from benchmarks import _common, corpus, data
+import testkit
+from benchmarks import _common, data
 from benchmarks._common import (
     Step,
     Timing,
@@ -38,13 +40,15 @@ from benchmarks._common import (
     timed_call,
     verdict,
 )
+from testkit import corpus
 
 SCRIPTS = (
     "checks", "crawl", "dedup", "extraction", "index", "lemmas", "quality", "repairs",
     "sampling", "sentences", "seo_ranges", "signatures", "speed", "verdict", "winnowing",
     "workers",
 )  # fmt: skip
-SHARED = ("_common", "corpus", "data", "drafts", "tricks")
+SHARED = ("_common", "data")
+TESTKIT = ("corpus", "drafts", "tricks")  # shared with the tests, in testkit/
 
 
 class FakeTime:
@@ -83,6 +87,20 @@ def test_every_module_is_known() -> None:
 def test_module_imports(name: str) -> None:
     module = importlib.import_module(f"benchmarks.{name}")
     assert module.__doc__, f"benchmarks.{name} has no docstring"
+
+
+def test_the_shared_generators_are_the_testkit() -> None:
+    found = {m.name for m in pkgutil.iter_modules(testkit.__path__)}
+    assert found == set(TESTKIT)
+    assert Path(testkit.__file__).resolve().parent == ROOT / "testkit"
+    for name in TESTKIT:
+        assert importlib.import_module(f"testkit.{name}").__doc__, f"testkit.{name}"
+
+
+def test_the_testkit_is_in_the_sdist_not_in_the_wheel() -> None:
+    build = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["hatch"]["build"]
+    assert build["targets"]["wheel"]["packages"] == ["canon"]
+    assert {"testkit", "tests", "benchmarks"} <= set(build["targets"]["sdist"]["include"])
 
 
 @pytest.mark.parametrize("name", SCRIPTS)

@@ -33,14 +33,42 @@ def test_errors_form_one_family() -> None:
     assert issubclass(canon.TextTooShort, ValueError)
 
 
-def test_importing_canon_loads_no_heavy_library() -> None:
+def _modules_after(statement: str) -> set[str]:
     import subprocess
     import sys
 
-    code = "import sys, canon.cli; print(' '.join(sorted(sys.modules)))"
-    modules = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
-    for heavy in ("pymorphy3", "nltk", "trafilatura", "charset_normalizer"):
-        assert heavy not in modules.split(), heavy
+    code = f"import sys; {statement}; print(' '.join(sorted(sys.modules)))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return set(result.stdout.split())
+
+
+# The packages of the optional extras (canon.extras.EXTRAS) and what they bring in.
+EXTRA_PACKAGES = (
+    "fastapi", "starlette", "uvicorn", "python_multipart", "multipart", "swagger_ui_bundle",
+    "pebble", "matplotlib", "xlsxwriter", "protego", "usp", "cssselect", "dask", "distributed",
+)  # fmt: skip
+
+
+def test_importing_canon_loads_no_heavy_library() -> None:
+    modules = _modules_after("import canon.cli")
+    for heavy in ("pymorphy3", "nltk", "trafilatura", "charset_normalizer", *EXTRA_PACKAGES):
+        assert heavy not in modules, heavy
+    for feature in ("canon.audit", "canon.dedup", "canon.web", "canon.report.plot"):
+        assert feature not in modules, feature
+
+
+def test_importing_canon_loads_only_its_errors() -> None:
+    """Every other public name of ``canon`` is imported on first use."""
+    modules = _modules_after("import canon")
+    assert {m for m in modules if m.split(".")[0] == "canon"} == {
+        "canon",
+        "canon._version",
+        "canon.errors",
+    }
+    for heavy in ("numpy", "click", "jinja2", "babel", "httpx", "lxml", *EXTRA_PACKAGES):
+        assert heavy not in modules, heavy
+    assert "canon.comparison" in _modules_after("import canon; canon.compare")
 
 
 def test_installed_package_finds_its_word_lists(tmp_path) -> None:

@@ -23,6 +23,7 @@ from canon.errors import (
     FetchError,
     IndexFileError,
     InputError,
+    MissingExtra,
     MissingResource,
     OptionError,
     Outcome,
@@ -77,6 +78,7 @@ EXAMPLES: dict[str, Callable[[], CanonError]] = {
     "OutputError": lambda: OutputError("out.html", "cannot write: disk full"),
     "SearchError": lambda: SearchError("google", "the daily quota is spent", reason="quota"),
     "MissingResource": lambda: MissingResource("install dask", package="dask"),
+    "MissingExtra": lambda: MissingExtra("web", "the web service", package="fastapi"),
 }
 
 
@@ -168,6 +170,11 @@ def test_other_attributes() -> None:
     output = OutputError("r.html", "cannot write")
     assert (output.path, str(output)) == ("r.html", "r.html: cannot write")
     assert MissingResource("pip install dask", package="dask").package == "dask"
+    extra = MissingExtra("plot", "the plot", package="matplotlib")
+    assert (extra.extra, extra.feature, extra.package) == ("plot", "the plot", "matplotlib")
+    assert str(extra) == "the plot needs the plot extra: pip install 'canon[plot]'"
+    assert extra.install == "pip install 'canon[plot]'"
+    assert isinstance(extra, ImportError)  # what importing a feature without its extra raises
     assert InputError("x").source is None and InputError("x").reason is None
     assert CanonError("x", reason="why").reason == "why"
 

@@ -1,6 +1,6 @@
-"""The public surface: ``canon.__all__`` is exactly what ``canon/__init__.py`` defines, no public
-name hides a submodule, and every public submodule imports as itself with an explicit
-``__all__``."""
+"""The public surface: ``canon.__all__`` is exactly what ``canon/__init__.py`` defines (at its
+top level or in its table of names imported on first use), no public name hides a submodule,
+and every public submodule imports as itself with an explicit ``__all__``."""
 
 from __future__ import annotations
 
@@ -55,11 +55,40 @@ def _isort_key(name: str) -> tuple[int, list[object]]:
     return kind, parts
 
 
+def _init_tree() -> ast.Module:
+    return ast.parse(Path(canon.__file__).read_text("utf-8"))
+
+
+def _lazy_table() -> dict[str, str]:
+    """The ``_LAZY`` table of ``canon/__init__.py`` (name → "module" or "module:attribute"),
+    read from its source."""
+    for node in _init_tree().body:
+        target = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(target, ast.Name) and target.id == "_LAZY":
+            table = ast.literal_eval(node.value)  # type: ignore[arg-type]
+            assert isinstance(table, dict)
+            return table
+    raise AssertionError("canon/__init__.py has no _LAZY table")
+
+
+def _type_checking_imports() -> dict[str, str]:
+    """What the ``if TYPE_CHECKING:`` block of ``canon/__init__.py`` imports: name → module."""
+    names: dict[str, str] = {}
+    for node in _init_tree().body:
+        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING"):
+            for statement in node.body:
+                assert isinstance(statement, ast.ImportFrom) and statement.level == 1
+                for alias in statement.names:
+                    attribute = "" if alias.asname is None else f":{alias.name}"
+                    names[alias.asname or alias.name] = f"canon.{statement.module}{attribute}"
+    return names
+
+
 def _defined_in_init() -> set[str]:
-    """Names ``canon/__init__.py`` binds at its top level, by reading its source."""
-    tree = ast.parse(Path(canon.__file__).read_text("utf-8"))
-    names: set[str] = set()
-    for node in tree.body:
+    """Names ``canon/__init__.py`` binds at its top level or lists in its ``_LAZY`` table, by
+    reading its source."""
+    names: set[str] = set(_lazy_table())
+    for node in _init_tree().body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names.update((a.asname or a.name).split(".")[0] for a in node.names)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -80,8 +109,24 @@ def test_all_is_exactly_what_the_package_defines() -> None:
     assert set(canon.__all__) == _defined_in_init()
 
 
+def test_the_lazy_table_is_what_type_checkers_see() -> None:
+    table = _lazy_table()
+    assert table == _type_checking_imports()
+    assert list(table) == sorted(table, key=_isort_key)
+
+
+@pytest.mark.parametrize(("name", "where"), sorted(_lazy_table().items()))
+def test_each_lazy_name_is_the_object_its_module_defines(name: str, where: str) -> None:
+    module, _, attribute = where.partition(":")
+    assert getattr(canon, name) is getattr(importlib.import_module(module), attribute or name)
+
+
 def test_every_public_attribute_is_exported() -> None:
-    """What ``canon`` holds besides its submodules (bound as the package imports them)."""
+    """What ``canon`` holds besides its submodules, once every name has been reached (the lazy
+    ones are bound on first use)."""
+    for name in canon.__all__:
+        assert getattr(canon, name) is not None
+    assert set(canon.__all__) <= set(dir(canon))
     public = {
         name
         for name, value in vars(canon).items()
@@ -89,8 +134,12 @@ def test_every_public_attribute_is_exported() -> None:
         and not isinstance(value, types.ModuleType)
     }
     assert public == set(canon.__all__)
-    for name in canon.__all__:
-        assert getattr(canon, name) is not None
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        canon.no_such_name  # noqa: B018
+    assert not hasattr(canon, "_private")
 
 
 @pytest.mark.parametrize("package", _packages())

@@ -2,7 +2,7 @@
 each trick's target allows (the untouched copy scores 0).
 
 The index is real (SQLite in a temporary folder, built by ``add_sources`` with the default
-rules) and holds the original among other texts; the tricks are ``benchmarks.tricks``.  A trick
+rules) and holds the original among other texts; the tricks are ``testkit.tricks``.  A trick
 the rules do not see through yet is marked ``xfail(strict=True)``: once it is repaired, the
 unexpected pass fails the run until its mark is taken off.
 """
@@ -16,7 +16,7 @@ import pytest
 from sample_news import FIRST, FRESH, SECOND
 
 import canon
-from benchmarks.tricks import TRICKS, Trick
+from testkit.tricks import TRICKS, Trick
 
 ORIGINAL = " ".join(FIRST)
 

@@ -33,7 +33,7 @@ from functools import cache
 import regex
 from razdel import sentenize
 
-from benchmarks.tricks import analyzer, shuffle_words, swap_pairs
+from testkit.tricks import analyzer, shuffle_words, swap_pairs
 
 __all__ = [
     "KINDS",

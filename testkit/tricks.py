@@ -6,7 +6,7 @@ that look Cyrillic, combining marks and invisible characters inside words, Latin
 Cyrillic ones, hyphens that cut or join words, stress marks, filler words, and reordered words.
 None of them changes what a reader sees much.  ``TRICKS`` lists them by name, in the order of
 the tables; ``shuffle_words`` and ``swap_pairs`` work on one sentence too, for the labelled
-drafts of ``benchmarks.drafts``.
+drafts of ``testkit.drafts``.
 """
 
 from __future__ import annotations

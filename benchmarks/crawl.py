@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks._common import argument_parser, stopwatch, table, target_text, verdict
+from canon import AddSettings
 
 __all__ = ["main", "parse_args"]
 
@@ -243,8 +244,9 @@ def _index_add(base: str, count: int, args: argparse.Namespace, folder: Path) ->
         report = add_sources(
             index,
             [f"@{urls}"],
-            workers=args.workers,
-            fetch_options=FetchOptions(allow_private=True),
+            settings=AddSettings(
+                workers=args.workers, fetch_options=FetchOptions(allow_private=True)
+            ),
         )
     seconds = elapsed()
     assert not report.failures, report.failures[:3]

@@ -88,7 +88,7 @@ from benchmarks._common import (
     timed_call,
     verdict,
 )
-from canon import Index, Profile, add_sources, get_profile
+from canon import AddSettings, Index, IndexRules, Profile, add_sources, get_profile
 from canon.index.prepare import prepare_all
 from canon.index.store import IndexedProfile, Prepared
 from canon.sources.collection import Item, expand
@@ -388,7 +388,7 @@ def time_prepare(
     items = [entry for entry in expand(map(str, files)) if isinstance(entry, Item)]
     del items[limit:]
     elapsed = stopwatch()
-    for _ in prepare_all(items, profiles, k=K, workers=workers):
+    for _ in prepare_all(items, IndexRules(profiles, k=K), AddSettings(workers=workers)):
         pass
     return len(items), elapsed()
 
@@ -423,7 +423,10 @@ def add_step(
         clocked(canon.index.writes, "_sketch") as sketch,
     ):
         report = add_sources(
-            index, [str(f) for f in files], profiles, k=K, workers=workers, batch=BATCH
+            index,
+            [str(f) for f in files],
+            IndexRules(profiles, k=K),
+            AddSettings(workers=workers, batch=BATCH),
         )
     return AddStep(
         docs,

@@ -76,8 +76,8 @@ def build(folder: Path, docs: Sequence[str], name: str, **rules: int) -> Path:
         records.write_text("\n".join(lines), "utf-8")
     db = folder / f"{name}.db"
     with Index(db, create=True) as index:
-        canon.add_sources(index, [str(records)], [canon.get_profile("lemma")], k=4, workers=2,
-                          **rules)  # fmt: skip
+        rules_given = canon.IndexRules([canon.get_profile("lemma")], k=4, **rules)
+        canon.add_sources(index, [str(records)], rules_given, canon.AddSettings(workers=2))
     return db
 
 
@@ -87,7 +87,7 @@ def measure(db: Path, texts: Sequence[str]) -> tuple[list, int, int]:
     with Index(db, readonly=True) as index:
         for text in texts:
             try:
-                results.append(canon.check(text, index, top=5).profiles[0])
+                results.append(canon.check(text, index, canon.CheckSettings(top=5)).profiles[0])
             except canon.InputError:
                 results.append(None)
         stats = index.stats()

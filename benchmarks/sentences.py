@@ -130,9 +130,11 @@ def build_index(db: Path, files: Sequence[Path], workers: int) -> tuple[float, i
     """An index of ``files`` (JSON Lines) under raw and lemma, k = 4: seconds, documents."""
     with Index(db, create=True) as index:
         report = canon.add_sources(
-            index, [str(f) for f in files], [get_profile(p) for p in PROFILES], k=K,
-            workers=workers,
-        )  # fmt: skip
+            index,
+            [str(f) for f in files],
+            canon.IndexRules([get_profile(p) for p in PROFILES], k=K),
+            canon.AddSettings(workers=workers),
+        )
     return report.seconds, report.added
 
 

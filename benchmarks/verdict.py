@@ -198,7 +198,9 @@ def build_index(records: Path, db: Path, *, store_text: bool) -> None:
     """The index ``canon index add DB RECORDS`` builds (``--no-store-text`` without
     ``store_text``)."""
     with Index(db, create=True) as index:
-        report = canon.add_sources(index, [str(records)], workers=2, store_text=store_text)
+        report = canon.add_sources(
+            index, [str(records)], settings=canon.AddSettings(workers=2, store_text=store_text)
+        )
     if report.failures:
         raise SystemExit(f"{records}: {report.failures[0]}")
 
@@ -260,7 +262,9 @@ class Scored:
 
 def check_both(text: str, index: Index) -> tuple[CheckResult, CheckResult]:
     """The full check, and the check without the sentence measure."""
-    return canon.check(text, index), canon.check(text, index, sentence_threshold=None)
+    return canon.check(text, index), canon.check(
+        text, index, canon.CheckSettings(sentence_threshold=None)
+    )
 
 
 def _uniqueness(result: CheckResult) -> float:
@@ -443,7 +447,7 @@ def latency_rows(
         "shingles only (the check before the verdict)":
             lambda text: shingles_only(text, stored, profiles),
         "check without sentences (`sentence_threshold=None`)":
-            lambda text: canon.check(text, stored, sentence_threshold=None),
+            lambda text: canon.check(text, stored, canon.CheckSettings(sentence_threshold=None)),
         "full check, index without stored text": lambda text: canon.check(text, bare),
         "full check (`canon.check`: verdict, sentences, sources, fragments, passages)":
             lambda text: canon.check(text, stored),

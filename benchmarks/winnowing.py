@@ -61,7 +61,9 @@ def planted(docs: Sequence[str], length: int, count: int, seed: int) -> list[tup
 
 def _check(index: Index, text: str):
     try:
-        return canon.check(text, index, top=5, min_shared=1, sentence_threshold=None).profiles[0]
+        return canon.check(
+            text, index, canon.CheckSettings(top=5, min_shared=1, sentence_threshold=None)
+        ).profiles[0]
     except canon.InputError:  # sampling kept none of the draft's shingles
         return None
 

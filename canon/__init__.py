@@ -50,9 +50,11 @@ from .errors import (
 _LAZY: dict[str, str] = {
     "BUILTIN_PROFILES": "canon.profile",
     "AddReport": "canon.index.ingest",
+    "AddSettings": "canon.index.settings",
     "AuditResult": "canon.audit",
     "Canonical": "canon.canonical",
     "CheckResult": "canon.uniqueness.against_index",
+    "CheckSettings": "canon.uniqueness.settings",
     "Comparison": "canon.comparison",
     "CrawlSettings": "canon.audit",
     "Document": "canon.sources.documents",
@@ -60,7 +62,9 @@ _LAZY: dict[str, str] = {
     "Fold": "canon.text.tokenize",
     "Fragment": "canon.canonical",
     "Index": "canon.index.store",
+    "IndexRules": "canon.index.settings",
     "Profile": "canon.profile",
+    "SearchSettings": "canon.uniqueness.settings",
     "SourceMatch": "canon.uniqueness.against_index",
     "Table": "canon.comparison",
     "TextStats": "canon.textstats",
@@ -94,6 +98,7 @@ if _typing.TYPE_CHECKING:  # the same names, for type checkers and editors
     from .fingerprints.shingles import shingle_hashes, shingles
     from .hashing import token_hashes
     from .index.ingest import AddReport, add_sources
+    from .index.settings import AddSettings, IndexRules
     from .index.store import Index
     from .profile import BUILTIN_PROFILES, Profile, get_profile
     from .sources.documents import Document, read_source
@@ -103,16 +108,19 @@ if _typing.TYPE_CHECKING:  # the same names, for type checkers and editors
     from .textstats import TextStats
     from .textstats import text_stats as stats
     from .uniqueness.against_index import CheckResult, SourceMatch, check
+    from .uniqueness.settings import CheckSettings, SearchSettings
     from .uniqueness.verdict import Verdict
     from .uniqueness.web import WebCheck, WebSource, provider_of, web_check
 
 __all__ = [
     "BUILTIN_PROFILES",
     "AddReport",
+    "AddSettings",
     "AuditResult",
     "CanonError",
     "Canonical",
     "CheckResult",
+    "CheckSettings",
     "Comparison",
     "CrawlSettings",
     "Document",
@@ -124,6 +132,7 @@ __all__ = [
     "Fragment",
     "Index",
     "IndexFileError",
+    "IndexRules",
     "InputError",
     "MissingExtra",
     "MissingResource",
@@ -132,6 +141,7 @@ __all__ = [
     "Profile",
     "ProfileError",
     "SearchError",
+    "SearchSettings",
     "SourceMatch",
     "Table",
     "TextStats",

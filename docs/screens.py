@@ -80,7 +80,7 @@ def main() -> None:
             here = Path.cwd()
             try:
                 os.chdir(folder)
-                canon.add_sources(index, [source.name], profiles, k=4)
+                canon.add_sources(index, [source.name], canon.IndexRules(profiles, k=4))
             finally:
                 os.chdir(here)
         server, url = _serve(db)

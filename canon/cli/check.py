@@ -21,6 +21,7 @@ from ..index.store import Index
 from ..sources.documents import Document, read_source
 from ..uniqueness.against_index import CheckResult, check
 from ..uniqueness.rewrites import THRESHOLD
+from ..uniqueness.settings import CheckSettings, SearchSettings
 from ..uniqueness.web import WebCheck, WebSource, provider_of, web_check
 from ..uniqueness.web.run import WebProgress
 from . import cli
@@ -166,12 +167,18 @@ def check_command(
         raise click.UsageError("give --index INDEX, --web PROVIDER or both")
     provider = provider_of(web) if web is not None else None
     options, whole_page = fetch_options(opts)
-    docs = [read_source(d, whole_page=whole_page, fetch_options=options) for d in drafts]
-    shared: dict[str, Any] = dict(
-        profiles=profile_names or None, exclude=exclude, skip_quotes=skip_quotes, top=top,
-        common=common, min_shared=min_shared,
+    settings = CheckSettings(
+        profiles=profile_names or None,
+        exclude=exclude,
+        skip_quotes=skip_quotes,
+        top=top,
+        min_shared=min_shared,
+        common=common,
+        similar=similar,
         sentence_threshold=None if no_sentences else sentence_threshold,
-    )  # fmt: skip
+        search=SearchSettings(queries=queries, fetch=options),
+    )
+    docs = [read_source(d, whole_page=whole_page, fetch_options=options) for d in drafts]
     below = False
     shown = sys.stderr.isatty()  # the stages of a web check, on a terminal only
     with Index(db, readonly=True) if db is not None else nullcontext() as index:
@@ -181,14 +188,17 @@ def check_command(
                 label = f"{doc.source}: " if len(docs) > 1 else ""
                 with _stage_line(shown, label) as on_progress:
                     found = web_check(
-                        doc.text, provider, index=index, queries=queries, similar=similar,
-                        fetch_options=options, name=doc.source, on_progress=on_progress,
-                        **shared,
-                    )  # fmt: skip
+                        doc.text,
+                        provider,
+                        settings,
+                        index=index,
+                        name=doc.source,
+                        on_progress=on_progress,
+                    )
                 result = found.result
             else:
-                assert index is not None  # no provider, so an index was given
-                result = check(doc.text, index, similar=similar, name=doc.source, **shared)
+                assert index is not None  # an index, when there is no provider
+                result = check(doc.text, index, settings, name=doc.source)
             _print(result, doc, as_json, details, source_number, found)
             if html_path:
                 _write_html(result, doc, html_path, number)

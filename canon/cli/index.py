@@ -13,6 +13,7 @@ import click
 from ..errors import Outcome
 from ..index.ingest import AddReport, add_sources
 from ..index.schema import SCHEMA_VERSION
+from ..index.settings import AddSettings, IndexRules
 from ..index.store import Index
 from ..index.upgrade import upgrade
 from ..report.model.numbers import index_rows
@@ -115,22 +116,16 @@ def index_add(
     profiles = None
     if profile_names or changes:
         profiles = profiles_from(profile_names or ("raw", "lemma"), changes)
+    rules = IndexRules(profiles, k, step, sample, winnow)
+    settings = AddSettings(
+        whole_page=whole_page,
+        fetch_options=options,
+        workers=workers or os.cpu_count() or 1,
+        batch=batch,
+        store_text=store_text,
+    )
     with Index(db, create=True) as index, progress_bar("indexing", "docs") as progress:
-        report = add_sources(
-            index,
-            sources,
-            profiles,
-            k=k,
-            step=step,
-            whole_page=whole_page,
-            fetch_options=options,
-            workers=workers or os.cpu_count() or 1,
-            batch=batch,
-            sample=sample,
-            winnow=winnow,
-            store_text=store_text,
-            on_progress=progress,
-        )
+        report = add_sources(index, sources, rules, settings, on_progress=progress)
     _print_add_report(report)
     if report.failures:
         sys.exit(Outcome.SOME_FAILED)

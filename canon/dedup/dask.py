@@ -28,9 +28,7 @@ from ..errors import CanonError
 from ..extras import require
 from ..fingerprints.lsh import band_keys
 from ..fingerprints.minhash import signatures
-from ..profile import Profile, get_profile
 from ..sources.collection import Failure, Item
-from ..sources.fetch import FetchOptions
 from .linking import BUCKET_LIMIT, Linked, walk
 from .settings import MinHashSettings, Reading
 from .stages import DedupResult, Entry, clusters, pairs_within, read_entries, verify
@@ -110,25 +108,18 @@ def _verify(
 
 def dedup_dask(
     inputs: Sequence[Item | Entry],
-    threshold: float | MinHashSettings,
+    settings: MinHashSettings | float,
+    reading: Reading | None = None,
     *,
     client: Any,
-    profile: Profile | str = "lemma",
-    k: int = 4,
-    num_perm: int = 128,
-    seed: int = 1,
     partitions: int | None = None,
-    whole_page: bool = False,
-    fetch_options: FetchOptions | None = None,
 ) -> tuple[DedupResult, list[Failure]]:
-    """Dedup ``inputs`` (sources to read on the workers, or prepared entries) on ``client``."""
-    settings = (
-        threshold
-        if isinstance(threshold, MinHashSettings)
-        else MinHashSettings(threshold, num_perm, seed)
-    )
-    reading = Reading(get_profile(profile), k, whole_page, fetch_options or FetchOptions())
-    return _run(inputs, settings, reading, client, partitions)
+    """Dedup ``inputs`` (sources to read on the workers, or prepared entries) on ``client``,
+    under ``settings`` (or a Jaccard threshold with the other settings at their defaults),
+    sources read as ``reading`` says."""
+    if not isinstance(settings, MinHashSettings):
+        settings = MinHashSettings(settings)
+    return _run(inputs, settings, reading or Reading(), client, partitions)
 
 
 def _candidates(

@@ -14,6 +14,8 @@ Rooms, in the order a document goes through them:
 - ``lemmas``: what the sentence measure reads (sentence blobs; the common-lemma rule).
 - ``lookups``: LSH neighbours, listings and statistics.
 - ``store``: :class:`Index`, the open file, tying the rooms together.
+- ``settings``: the rules of an add (``IndexRules``) and how it reads and writes
+  (``AddSettings``).
 - ``ingest``: SOURCE arguments → documents in an index, a batch a transaction.
 
 On disk an index is the SQLite file (metadata: documents, profiles, signatures, stored texts,
@@ -31,6 +33,16 @@ postings segments:
 """
 
 from .ingest import AddReport, add_sources
+from .settings import AddSettings, IndexRules
 from .store import Index, IndexedProfile, IndexStats, Prepared
 
-__all__ = ["AddReport", "Index", "IndexStats", "IndexedProfile", "Prepared", "add_sources"]
+__all__ = [
+    "AddReport",
+    "AddSettings",
+    "Index",
+    "IndexRules",
+    "IndexStats",
+    "IndexedProfile",
+    "Prepared",
+    "add_sources",
+]

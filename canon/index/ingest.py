@@ -7,16 +7,24 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ..profile import Profile, get_profile
 from ..sources.collection import Failure, Item, count_entries, expand
-from ..sources.fetch import FetchOptions
 from .merging import Merger
 from .prepare import Skipped, prepare_all
 from .rules import IndexedProfile, profile_of
+from .settings import DEFAULT_K, DEFAULT_PROFILES, AddSettings, IndexRules
 from .store import Index
 from .writes import Prepared
 
-__all__ = ["AddReport", "Progress", "add_sources", "index_rules"]
+__all__ = [
+    "DEFAULT_K",
+    "DEFAULT_PROFILES",
+    "AddReport",
+    "AddSettings",
+    "IndexRules",
+    "Progress",
+    "add_sources",
+    "index_rules",
+]
 
 
 @dataclass(frozen=True)
@@ -44,32 +52,21 @@ class Progress:
         return self.done / max(self.seconds, 1e-9)
 
 
-DEFAULT_PROFILES = ("raw", "lemma")
-DEFAULT_K = 4
-
-
-def index_rules(
-    index: Index,
-    profiles: Sequence[Profile] | None,
-    k: int | None,
-    step: int | None,
-    sample: int | None,
-    winnow: int | None = None,
-) -> tuple[list[Profile], int, int, int, int]:
-    """The rules an add uses.  Without ``profiles``, an existing index's own rules (a k, step,
-    sample or winnow given still counts, and a mismatch is refused later); otherwise, and for
-    a new index, the rules given, the rest defaulting to raw and lemma, k=4, step 1, every
-    shingle kept.
+def index_rules(index: Index, rules: IndexRules) -> IndexRules:
+    """The rules an add uses, every one set.  Without ``rules.profiles``, an existing index's
+    own rules (a k, step, sample or winnow given still counts, and a mismatch is refused
+    later); otherwise, and for a new index, the rules given, the rest defaulting to raw and
+    lemma, k=4, step 1, every shingle kept.
     """
     built = index.profiles()
-    if built and profiles is None:
+    k, step, sample, winnow = rules.k, rules.step, rules.sample, rules.winnow
+    if built and rules.profiles is None:
         first = built[0]
-        own = [profile_of(p) for p in built]
+        own = tuple(profile_of(p) for p in built)
         if sample is None and winnow is None:  # the index's own thinning
             sample, winnow = first.sample, first.winnow
-        return own, k or first.k, step or first.step, sample or 1, _window(winnow)
-    chosen = list(profiles) if profiles is not None else [get_profile(n) for n in DEFAULT_PROFILES]
-    return chosen, k or DEFAULT_K, step or 1, sample or 1, _window(winnow)
+        return IndexRules(own, k or first.k, step or first.step, sample or 1, _window(winnow))
+    return IndexRules(rules.chosen, k or DEFAULT_K, step or 1, sample or 1, _window(winnow))
 
 
 def _window(winnow: int | None) -> int:
@@ -162,21 +159,13 @@ class _Writer:
 def add_sources(
     index: Index,
     sources: Sequence[str],
-    profiles: Sequence[Profile] | None = None,
+    rules: IndexRules = IndexRules(),
+    settings: AddSettings = AddSettings(),
     *,
-    k: int | None = None,
-    step: int | None = None,
-    whole_page: bool = False,
-    fetch_options: FetchOptions | None = None,
-    workers: int = 1,
-    batch: int = 500,
-    sample: int | None = None,
-    winnow: int | None = None,
-    store_text: bool = True,
-    merge: bool = True,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> AddReport:
-    """Add every document the SOURCE arguments name, ``batch`` documents a transaction.
+    """Add every document the SOURCE arguments name, ``settings.batch`` documents a
+    transaction.
 
     Rules not given are the index's own (see :func:`index_rules`).  A failing source is
     reported and the others still go in; a crash loses at most the batch being written, and
@@ -186,24 +175,24 @@ def add_sources(
     size is added in bounded memory; a source named twice is read once, at its first entry.
     ``on_progress`` is called after each item (its ``total`` counted first, see
     :class:`Progress`).  Several processes may add to one index at once, a new one too.
-    ``sample`` (mod-m sampling) or ``winnow`` (winnowing's window) thin a new index's
-    postings.  With ``store_text`` (the default) the index keeps each document's main text,
-    compressed, so a check can show the source's passages beside the draft's.  With ``merge``
-    (the default) the postings segments are merged in a background thread as batches come in
-    (see :mod:`canon.index.merging`); the add returns once the merges due are done.
+    ``rules.sample`` or ``rules.winnow`` thin a new index's postings.  With
+    ``settings.store_text`` (the default) the index keeps each document's main text,
+    compressed, so a check can show the source's passages beside the draft's.  With
+    ``settings.merge`` (the default) the postings segments are merged in a background thread
+    as batches come in (see :mod:`canon.index.merging`); the add returns once the merges due
+    are done.
     """
     start = time.perf_counter()
-    profiles, k, step, sample, winnow = index_rules(index, profiles, k, step, sample, winnow)
-    indexed = index.use_profiles(profiles, k, step, sample, winnow)
+    rules = index_rules(index, rules)
+    indexed = index.use_profiles(*rules.values())
     failures: list[Failure] = []
     items = _Entries(sources, failures)
-    merger = Merger(index.path) if merge else None
-    writer = _Writer(index, indexed, index.content_hashes(), batch, failures, merger)
+    merger = Merger(index.path) if settings.merge else None
+    writer = _Writer(index, indexed, index.content_hashes(), settings.batch, failures, merger)
     progress = _Counting(on_progress, items, start)
 
     try:
-        _run(writer, items, profiles, k, step, whole_page, fetch_options, workers, store_text,
-             progress)  # fmt: skip
+        _run(writer, items, rules, settings, progress)
     except BaseException:
         if merger is not None:
             merger.abandon()  # the error raised says more than a merge's would
@@ -217,29 +206,14 @@ def add_sources(
 def _run(
     writer: _Writer,
     items: Iterable[Item],
-    profiles: list[Profile],
-    k: int,
-    step: int,
-    whole_page: bool,
-    fetch_options: FetchOptions | None,
-    workers: int,
-    store_text: bool,
+    rules: IndexRules,
+    settings: AddSettings,
     progress: _Counting,
 ) -> None:
-    results = prepare_all(
-        items,
-        profiles,
-        k=k,
-        step=step,
-        whole_page=whole_page,
-        fetch_options=fetch_options,
-        known=writer.known,
-        workers=workers,
-        sample=writer.profiles[0].sample,
-        winnow=writer.profiles[0].winnow,
-        store_text=store_text,
-        ahead=writer.batch,  # the workers go on while a batch is written
-    )
+    first = writer.profiles[0]  # the thinning registered: the index's own, or the one given
+    rules = IndexRules(rules.profiles, rules.k, rules.step, first.sample, first.winnow)
+    # The workers go on while a batch is written.
+    results = prepare_all(items, rules, settings, known=writer.known, ahead=writer.batch)
     done = 0
     for result in results:
         writer.take(result)

@@ -36,6 +36,7 @@ from ..sources.items import Fetched, fetched_ahead, item_document
 from ..workers import blocks, die_with_parent, in_order
 from .rules import kept_windows
 from .schema import pack_text
+from .settings import AddSettings, IndexRules
 from .writes import Prepared
 
 __all__ = ["AHEAD", "BLOCK_ITEMS", "Shingled", "Skipped", "prepare_all", "shingle_profiles"]
@@ -173,20 +174,14 @@ def _work(block: list[Item | Fetched]) -> list[Prepared | Failure | Skipped]:
 
 def prepare_all(
     items: Iterable[Item],
-    profiles: Sequence[Profile],
+    rules: IndexRules = IndexRules(),
+    settings: AddSettings = AddSettings(),
     *,
-    k: int,
-    step: int = 1,
-    whole_page: bool = False,
-    fetch_options: FetchOptions | None = None,
     known: dict[str, str] | None = None,
-    workers: int = 1,
-    sample: int = 1,
-    store_text: bool = True,
-    winnow: int = 1,
     ahead: int = 0,
 ) -> Iterator[Prepared | Failure | Skipped]:
-    """Read and canonicalize ``items``, in ``workers`` processes, yielding results in order.
+    """Read and canonicalize ``items`` under ``rules`` (those not given at their defaults), in
+    ``settings.workers`` processes, yielding results in order.
 
     Items are taken from ``items`` only as results are taken back: at most ``ahead`` items
     (but ``AHEAD`` blocks of ``BLOCK_ITEMS`` per worker at least) are out at once, and a
@@ -195,19 +190,22 @@ def prepare_all(
     many ahead, so the workers go on meanwhile.  An input of fewer than two items per worker
     is prepared here, in this process.
     ``known`` maps sources to the content hash already indexed: those are :class:`Skipped`.
-    With ``store_text``, each document carries its text compressed, for the index to keep.
+    With ``settings.store_text``, each document carries its text compressed, for the index to
+    keep.
     """
+    profiles, k, step, sample, winnow = rules.values()
     job = _Job(
-        tuple(profiles),
+        profiles,
         k,
         step,
-        whole_page,
-        fetch_options or FetchOptions(),
+        settings.whole_page,
+        settings.fetch_options,
         known or {},
         sample,
-        store_text,
+        settings.store_text,
         winnow,
     )
+    workers = settings.workers
     ready = fetched_ahead(items, job.fetch_options)
     first = list(islice(ready, 2 * workers))
     if workers <= 1 or len(first) < 2 * workers:

@@ -4,9 +4,19 @@
 :mod:`.attribution` ties fragments to sources, :mod:`.exclusion` leaves sources out,
 :mod:`.rewrites` finds rewritten sentences, :mod:`.verdict` weighs copied, rewritten and unique
 text over the draft's characters; :mod:`.web` extends the check to search results.
+:class:`~.settings.CheckSettings` holds every option of a check, validated once.
 """
 
 from .against_index import CheckResult, ProfileCheck, SourceMatch, check
+from .settings import CheckSettings, SearchSettings
 from .verdict import Verdict
 
-__all__ = ["CheckResult", "ProfileCheck", "SourceMatch", "Verdict", "check"]
+__all__ = [
+    "CheckResult",
+    "CheckSettings",
+    "ProfileCheck",
+    "SearchSettings",
+    "SourceMatch",
+    "Verdict",
+    "check",
+]

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..canonical import Canonical, Fragment, canonicalize
-from ..errors import IndexFileError, InputError, OptionError, TextTooShort
+from ..errors import IndexFileError, InputError, TextTooShort
 from ..fingerprints.measures import exact_jaccard
 from ..fingerprints.minhash import estimate_jaccard, signature
 from ..fingerprints.shingles import window_hashes
@@ -30,7 +30,8 @@ from ..text.quotes import quoted_ranges
 from ..text.tricks import Trick
 from .attribution import Attribution, attribute, fragment_owners, passages, windows_of
 from .exclusion import Exclusion
-from .rewrites import THRESHOLD, Rewrite, find_rewrites
+from .rewrites import Rewrite, find_rewrites
+from .settings import CheckSettings
 from .verdict import Verdict, counted, nothing_left, ranges_mask, verdict_of
 
 __all__ = [
@@ -380,14 +381,14 @@ def _ranges_of(draft: _Draft, indexed: IndexedProfile, found: np.ndarray) -> tup
     return draft.canonical.fragments(starts, indexed.k)
 
 
-def _elsewhere(draft: _Draft, found: _Found, explained: Attribution, rules: _Rules) -> np.ndarray:
+def _elsewhere(draft: _Draft, found: _Found, explained: Attribution, run: _Run) -> np.ndarray:
     """The draft's hashes found only in excluded sources (that explain enough of it); a
     draft made of nothing else is refused."""
     frequent = np.fromiter(found.frequent, dtype=np.int64, count=len(found.frequent))
     known = np.union1d(explained.credited, frequent.view(np.uint64))
-    elsewhere = np.setdiff1d(attribute(found.excluded, rules.min_shared).credited, known)
+    elsewhere = np.setdiff1d(attribute(found.excluded, run.settings.min_shared).credited, known)
     if len(elsewhere) and np.isin(draft.distinct, elsewhere).all():
-        raise nothing_left(rules.name)
+        raise nothing_left(run.name)
     return elsewhere
 
 
@@ -395,22 +396,23 @@ def _check_profile(
     text: str,
     index: Index,
     indexed: IndexedProfile,
-    rules: _Rules,
+    run: _Run,
 ) -> tuple[ProfileCheck, Canonical]:
-    draft = _draft(text, indexed, rules.skip_quotes, rules.name)
-    found = _postings(index, indexed, draft.distinct, rules.exclude, rules.common)
+    settings = run.settings
+    draft = _draft(text, indexed, settings.skip_quotes, run.name)
+    found = _postings(index, indexed, draft.distinct, run.exclusion, settings.common)
     borrowed = {h for h, _ in found.rows} | found.frequent
     n = len(draft.distinct)
-    explained = attribute(found.rows, rules.min_shared)
-    elsewhere = _elsewhere(draft, found, explained, rules)
-    listed = _top_sources(index, indexed, explained, found.names, n, rules.top)
-    sources = _with_fragments(rules.texts, indexed, draft, explained, listed)
+    explained = attribute(found.rows, settings.min_shared)
+    elsewhere = _elsewhere(draft, found, explained, run)
+    listed = _top_sources(index, indexed, explained, found.names, n, settings.top)
+    sources = _with_fragments(run.texts, indexed, draft, explained, listed)
     fragments = _ranges_of(draft, indexed, explained.credited)
     # Set phrases never reach the rows, so no source is credited with one.
     phrases = np.fromiter(found.frequent, dtype=np.int64, count=len(found.frequent))
     near = None
-    if rules.similar is not None:
-        near = _similar(index, indexed, draft.distinct, rules.similar, rules.exclude)
+    if settings.similar is not None:
+        near = _similar(index, indexed, draft.distinct, settings.similar, run.exclusion)
     return ProfileCheck(
         indexed.name,
         indexed.fingerprint,
@@ -431,18 +433,14 @@ def _check_profile(
 
 
 @dataclass(frozen=True)
-class _Rules:
-    """How a check counts: the options every profile's check shares."""
+class _Run:
+    """One check under way: its settings, the draft's name, the exclusion built from the
+    settings, and the sources' stored texts, read once per check."""
 
-    exclude: Exclusion
-    skip_quotes: bool
-    top: int
-    similar: float | None
-    common: int | None
-    min_shared: int
+    settings: CheckSettings
     name: str
-    sentence_threshold: float | None
-    texts: _Texts  # the sources' stored texts, read once per check
+    exclusion: Exclusion
+    texts: _Texts
 
 
 def _chosen(index: Index, profiles: Sequence[str] | None) -> list[IndexedProfile]:
@@ -469,45 +467,27 @@ def _chosen(index: Index, profiles: Sequence[str] | None) -> list[IndexedProfile
     return [by_name[name] for name in profiles]
 
 
-def _check_options(
-    similar: float | None, common: int | None, min_shared: int, sentence_threshold: float | None
-) -> None:
-    if sentence_threshold is not None and not 0 < sentence_threshold <= 1:
-        raise OptionError(
-            "sentence_threshold",
-            f"must be a score in (0, 1], got {sentence_threshold}",
-            value=sentence_threshold,
-        )
-    if similar is not None and not 0 < similar <= 1:
-        raise OptionError("similar", f"must be a Jaccard in (0, 1], got {similar}", value=similar)
-    if common is not None and common < 1:
-        raise OptionError("common", f"must be a number of documents, 1 or more, got {common}",
-                          value=common)  # fmt: skip
-    if min_shared < 1:
-        raise OptionError(
-            "min_shared", f"must be 1 or more shingles, got {min_shared}", value=min_shared
-        )
-
-
-def _formula(profiles: Sequence[ProfileCheck], rules: _Rules, sentence_profile: str | None) -> str:
+def _formula(
+    profiles: Sequence[ProfileCheck], settings: CheckSettings, sentence_profile: str | None
+) -> str:
     def named(checks: list[ProfileCheck]) -> str:
         return ", ".join(f"{p.profile} ({p.fingerprint}, k={p.k})" for p in checks) or "none"
 
     exact = [p for p in profiles if p.word_for_word]
     inexact = [p for p in profiles if not p.word_for_word]
-    common = "" if rules.common is None else f"; a shingle in more than {rules.common} "
+    common = "" if settings.common is None else f"; a shingle in more than {settings.common} "
     common += "indexed documents is a set phrase and counts for none" if common else ""
     sentences = ""
     if sentence_profile is not None:
         sentences = (
             " or in a sentence rewritten from a source's (IDF-weighted Dice of their content "
-            f"lemmas under {sentence_profile} at least {rules.sentence_threshold:g})"
+            f"lemmas under {sentence_profile} at least {settings.sentence_threshold:g})"
         )
     return (
         "uniqueness = 1 − copied − rewritten, as shares of the draft's letters and digits; "
         f"copied: inside shingles matched word for word under {named(exact)}; "
         f"rewritten: inside shingles matched only under {named(inexact)}{sentences}; "
-        f"a source counts when it holds at least {rules.min_shared} of the draft's shingles"
+        f"a source counts when it holds at least {settings.min_shared} of the draft's shingles"
         f"{' or a sentence' if sentences else ''}{common}"
     )
 
@@ -516,72 +496,53 @@ def _verdict(
     text: str,
     checks: Sequence[ProfileCheck],
     rewrites: Sequence[Rewrite],
-    rules: _Rules,
+    run: _Run,
     sentence_profile: str | None,
 ) -> Verdict:
     copied = [f for p in checks if p.word_for_word for f in p.fragments]
     rewritten = [f for p in checks if not p.word_for_word for f in p.fragments]
     rewritten += [Fragment(r.start, r.end) for r in rewrites]
     left_out: list[Fragment | tuple[int, int]] = [f for p in checks for f in p.left_out]
-    if rules.skip_quotes:
+    if run.settings.skip_quotes:
         left_out += quoted_ranges(text)
     return verdict_of(
         text,
-        name=rules.name,
+        name=run.name,
         copied=copied,
         rewritten=rewritten,
         left_out=left_out,
-        formula=_formula(checks, rules, sentence_profile),
+        formula=_formula(checks, run.settings, sentence_profile),
     )
 
 
 def check(
-    text: str,
-    index: Index,
-    *,
-    profiles: Sequence[str] | None = None,
-    exclude: Sequence[str] = (),
-    skip_quotes: bool = False,
-    top: int = 10,
-    similar: float | None = None,
-    common: int | None = 1000,
-    min_shared: int = 3,
-    sentence_threshold: float | None = THRESHOLD,
-    name: str = "draft",
+    text: str, index: Index, settings: CheckSettings = CheckSettings(), *, name: str = "draft"
 ) -> CheckResult:
-    """Check ``text`` against ``index`` under each of its profiles (or the ones named): one
-    verdict over the draft's characters, the tricks repaired, and the details per profile.
+    """Check ``text`` against ``index`` under each of its profiles (or those ``settings``
+    names): one verdict over the draft's characters, the tricks repaired, and the details per
+    profile.
 
-    A source counts when it holds at least ``min_shared`` of the draft's shingles.  A shingle
-    held by more than ``common`` indexed documents is a set phrase: it counts as borrowed in
-    the per-profile shingle figures, but it is credited to no source and makes no fragment
-    (it identifies none), which keeps a check fast however large the index.  ``common=None``
-    credits every shingle.
-
-    A draft sentence whose content lemmas match a source sentence's with IDF-weighted Dice at
-    least ``sentence_threshold`` is rewritten from it, whatever the word order
-    (:mod:`canon.uniqueness.rewrites`; ``None`` turns the sentence measure off).
-
-    With ``similar``, also list the indexed documents whose whole shingle set has Jaccard at
-    least ``similar`` with the draft's: LSH candidates, verified exactly.  ``name`` is how
-    messages name the draft (its file or URL).
+    A source counts when it holds at least ``settings.min_shared`` of the draft's shingles;
+    a shingle held by more than ``settings.common`` indexed documents is a set phrase, which
+    keeps a check fast however large the index; a draft sentence is rewritten from a source
+    sentence when their content lemmas match with IDF-weighted Dice at least
+    ``settings.sentence_threshold``, whatever the word order (:mod:`canon.uniqueness.rewrites`);
+    with ``settings.similar``, the indexed documents near the whole draft are listed too (LSH
+    candidates, verified exactly).  See :class:`~canon.uniqueness.settings.CheckSettings`.
+    ``name`` is how messages name the draft (its file or URL).
     """
-    chosen = _chosen(index, profiles)
-    _check_options(similar, common, min_shared, sentence_threshold)
-    rules = _Rules(
-        Exclusion(exclude), skip_quotes, top, similar, common, min_shared, name,
-        sentence_threshold, _Texts(index),
-    )  # fmt: skip
-    done = [_check_profile(text, index, p, rules) for p in chosen]
+    chosen = _chosen(index, settings.profiles)
+    run = _Run(settings, name, Exclusion(settings.exclude), _Texts(index))
+    done = [_check_profile(text, index, p, run) for p in chosen]
     checks = tuple(c for c, _ in done)
     # The sentence measure runs under the first profile with morphology, when it is on.
     measured = [(p, c) for p, (_, c) in zip(chosen, done) if c.profile.morphology != "none"]
-    if rules.sentence_threshold is None:
+    if settings.sentence_threshold is None:
         measured = []
-    rewrites = _rewrites(text, index, *measured[0], rules, checks) if measured else ()
+    rewrites = _rewrites(text, index, *measured[0], run, checks) if measured else ()
     tricks = tuple(sorted({t for p in checks for t in p.tricks}, key=_trick_order))
-    verdict = _verdict(text, checks, rewrites, rules, measured[0][0].name if measured else None)
-    texts = _texts(rules.texts, checks, rewrites)
+    verdict = _verdict(text, checks, rewrites, run, measured[0][0].name if measured else None)
+    texts = _texts(run.texts, checks, rewrites)
     return CheckResult(text, checks, verdict, tricks, rewrites, texts)
 
 
@@ -590,23 +551,24 @@ def _rewrites(
     index: Index,
     indexed: IndexedProfile,
     canonical: Canonical,
-    rules: _Rules,
+    run: _Run,
     checks: Sequence[ProfileCheck],
 ) -> tuple[Rewrite, ...]:
     """The draft's sentences rewritten from indexed ones, among those the shingles left
     unexplained; with ``skip_quotes``, a sentence mostly inside quotations is left out."""
-    assert rules.sentence_threshold is not None
+    threshold = run.settings.sentence_threshold
+    assert threshold is not None
     counts = counted(text)
     matched = ranges_mask(len(text), (f for p in checks for f in p.fragments))
     found = find_rewrites(
         canonical,
         index,
         indexed,
-        rules.exclude,
-        threshold=rules.sentence_threshold,
+        run.exclusion,
+        threshold=threshold,
         unmatched=counts & ~matched,
     ).rewrites
-    if not rules.skip_quotes or not found:
+    if not run.settings.skip_quotes or not found:
         return found
     quoted = counts & ranges_mask(len(text), quoted_ranges(text))
     return tuple(

@@ -20,8 +20,10 @@ from typing import Any
 from ..report.model import CheckView, CompareView, check_view, compare_view
 from ..sources.documents import Document
 from ..sources.pagecache import Page
+from ..uniqueness.settings import CheckSettings
 from ..uniqueness.web.run import WebProgress
 from .service import (
+    WebCheckRequest,
     check_draft,
     compare_docs,
     need_index,
@@ -83,14 +85,16 @@ def compare_json(
     return {"first": docs[0].to_dict(), "second": docs[1].to_dict(), **table.to_dict()}
 
 
-def check_json(settings: ServerSettings, draft: Side, options: dict[str, Any]) -> dict[str, Any]:
+def check_json(
+    settings: ServerSettings, draft: Side, asked: CheckSettings | WebCheckRequest
+) -> dict[str, Any]:
     """``/api/check``: a draft against the server's index (or the web, or both)."""
     document = _document(draft, settings)
-    if "web" in options:
-        found = web_check_draft(settings, document, **options)
+    if isinstance(asked, WebCheckRequest):
+        found = web_check_draft(settings, document, asked)
         return {"draft": document.to_dict(), **found.to_dict()}
     result = check_draft(
-        need_index(settings), document, writable=settings.allow_index_writes, **options
+        need_index(settings), document, asked, writable=settings.allow_index_writes
     )
     return {"draft": document.to_dict(), **result.to_dict()}
 
@@ -116,13 +120,11 @@ def compare_page(
     return compare_view(table, docs, twins=True)
 
 
-def check_page(settings: ServerSettings, draft: Side, options: dict[str, Any]) -> CheckView:
-    """The check page's result: the draft read, checked (``options`` as ``check_draft``
-    takes them), highlighted."""
+def check_page(settings: ServerSettings, draft: Side, options: CheckSettings) -> CheckView:
+    """The check page's result: the draft read, checked under ``options``, highlighted."""
     document = _document(draft, settings)
-    result = check_draft(
-        need_index(settings), document, writable=settings.allow_index_writes, **options
-    )
+    index = need_index(settings)
+    result = check_draft(index, document, options, writable=settings.allow_index_writes)
     return check_view(result, document)
 
 
@@ -154,13 +156,12 @@ def _progress_file(path: Path) -> Callable[[WebProgress], None]:
 
 
 def web_check_job(
-    settings: ServerSettings, draft: Side, options: dict[str, Any], progress: str
+    settings: ServerSettings, draft: Side, asked: WebCheckRequest, progress: str
 ) -> WebCheckPage:
-    """A check against the web started as a job: the draft read and checked (``options`` as
-    ``web_check_draft`` takes them), its progress kept in the file ``progress``."""
+    """A check against the web started as a job: the draft read and checked as ``asked``,
+    its progress kept in the file ``progress``."""
     document = _document(draft, settings)
-    on_progress = _progress_file(Path(progress))
-    found = web_check_draft(settings, document, on_progress=on_progress, **options)
+    found = web_check_draft(settings, document, asked, _progress_file(Path(progress)))
     queries = {
         m.source: query
         for p in found.result.profiles

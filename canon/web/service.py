@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,7 @@ from ..sources.documents import Document, page_document, read_source
 from ..sources.fetch import FetchOptions, Page, fetch, is_url
 from ..textstats import TextStats, text_stats
 from ..uniqueness.against_index import CheckResult, check
-from ..uniqueness.rewrites import THRESHOLD
+from ..uniqueness.settings import CheckSettings
 from ..uniqueness.web import PROVIDERS, WebCheck, provider_of, web_check
 from ..uniqueness.web.run import WebProgress
 
@@ -30,6 +32,7 @@ __all__ = [
     "N_",
     "UPLOAD_SUFFIXES",
     "FieldError",
+    "WebCheckRequest",
     "check_draft",
     "compare_docs",
     "configured_providers",
@@ -41,6 +44,7 @@ __all__ = [
     "page_text",
     "read_text",
     "read_upload",
+    "refused_as",
     "text_statistics",
     "url_of",
     "web_check_draft",
@@ -220,35 +224,23 @@ def compare_docs(
         raise field_error(exc, None) from exc
 
 
+@contextmanager
+def refused_as(field: str | None) -> Iterator[None]:
+    """Library errors raised inside, as request errors (:func:`field_error` with ``field``):
+    around building a request's :class:`CheckSettings`, say."""
+    try:
+        yield
+    except CanonError as exc:
+        raise field_error(exc, field) from exc
+
+
 def check_draft(
-    index: Path,
-    draft: Document,
-    *,
-    writable: bool = False,
-    exclude: Sequence[str] = (),
-    skip_quotes: bool = False,
-    top: int = 10,
-    similar: float | None = None,
-    min_shared: int = 3,
-    common: int = 1000,
-    sentence_threshold: float | None = THRESHOLD,
-    profiles: Sequence[str] | None = None,
+    index: Path, draft: Document, settings: CheckSettings, *, writable: bool = False
 ) -> CheckResult:
     """``check`` of a draft against the index, opened read-only unless ``writable``."""
     try:
         with Index(index, readonly=not writable) as opened:
-            return check(
-                draft.text,
-                opened,
-                profiles=profiles,
-                exclude=exclude,
-                skip_quotes=skip_quotes,
-                top=top,
-                similar=similar,
-                min_shared=min_shared,
-                common=common,
-                sentence_threshold=sentence_threshold,
-            )
+            return check(draft.text, opened, settings)
     except CanonError as exc:
         raise field_error(exc, "draft") from exc
 
@@ -271,21 +263,28 @@ def index_stats(index: Path) -> IndexStats:
         raise FieldError(error.message, None, 500) from exc
 
 
+@dataclass(frozen=True)
+class WebCheckRequest:
+    """A check against the web as a request asks for it: its ``settings``, the ``provider``
+    (a name of the server's configuration) and whether the server's index counts too
+    (``with_index``, when the server has one)."""
+
+    settings: CheckSettings
+    provider: str
+    with_index: bool = True
+
+
 def web_check_draft(
     settings: Any,
     draft: Document,
-    *,
-    web: str,
-    queries: int | None = None,
-    with_index: bool = True,
+    request: WebCheckRequest,
     on_progress: Callable[[WebProgress], None] | None = None,
-    **options: Any,
 ) -> WebCheck:
     """``web_check`` of a draft through a provider of the server's own configuration (a name
     only: an address given in a request is refused), against the server's index too when it
-    has one (and ``with_index``); pages are fetched under the server's rules (private
+    has one (and ``request.with_index``); pages are fetched under the server's rules (private
     addresses, size, time).  ``on_progress`` hears of each stage (:class:`WebProgress`)."""
-    if ":" in web:
+    if ":" in request.provider:
         raise FieldError(
             "web: give searxng, yandex or google; this server's configuration holds their "
             "addresses and keys",
@@ -297,13 +296,16 @@ def web_check_draft(
         max_bytes=settings.max_body,
         deadline=settings.fetch_deadline,
     )
+    options = request.settings
+    options = dataclasses.replace(
+        options, search=dataclasses.replace(options.search, fetch=fetching)
+    )
     try:
-        provider = provider_of(web)
-        options |= {"queries": queries, "fetch_options": fetching, "on_progress": on_progress}
-        if settings.index is None or not with_index:
-            return web_check(draft.text, provider, **options)
+        provider = provider_of(request.provider)
+        if settings.index is None or not request.with_index:
+            return web_check(draft.text, provider, options, on_progress=on_progress)
         with Index(Path(settings.index), readonly=not settings.allow_index_writes) as opened:
-            return web_check(draft.text, provider, index=opened, **options)
+            return web_check(draft.text, provider, options, index=opened, on_progress=on_progress)
     except CanonError as exc:
         raise field_error(exc, "draft") from exc
 

@@ -28,7 +28,7 @@ from ..uniqueness.web.run import STAGES
 from .i18n import error_text
 from .jobs import Side, WebCheckPage, web_check_job
 from .pool import Busy, Overrun, PoolSettings, WorkerPool
-from .service import N_, FieldError
+from .service import N_, FieldError, WebCheckRequest
 from .settings import ServerSettings
 
 __all__ = ["KEPT_FOR", "MAX_KEPT", "STAGE_LABELS", "STAGE_TEXTS", "WebJob", "WebJobs"]
@@ -131,9 +131,9 @@ class WebJobs:
                 del self.jobs[job.id]
                 shutil.rmtree(job.folder, ignore_errors=True)
 
-    def start(self, draft: Side, options: dict[str, Any], form: dict[str, Any]) -> WebJob:
-        """A new job checking ``draft`` (``options`` as ``web_check_draft`` takes them);
-        429 when ``web_jobs`` run and ``web_queue`` wait already."""
+    def start(self, draft: Side, asked: WebCheckRequest, form: dict[str, Any]) -> WebJob:
+        """A new job checking ``draft`` as ``asked``; 429 when ``web_jobs`` run and
+        ``web_queue`` wait already."""
         self._forget_old()
         if self._unfinished() >= self.capacity:
             retry = max(5, round(self.settings.web_deadline / 10))
@@ -153,15 +153,15 @@ class WebJobs:
         job = WebJob(job_id, self._folder / job_id, form)
         job.folder.mkdir()
         self.jobs[job_id] = job
-        task = asyncio.get_running_loop().create_task(self._run(job, draft, options))
+        task = asyncio.get_running_loop().create_task(self._run(job, draft, asked))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return job
 
-    async def _run(self, job: WebJob, draft: Side, options: dict[str, Any]) -> None:
+    async def _run(self, job: WebJob, draft: Side, asked: WebCheckRequest) -> None:
         progress = str(job.folder / PROGRESS)
         try:
-            job.result = await self.pool.run(web_check_job, self.settings, draft, options, progress)
+            job.result = await self.pool.run(web_check_job, self.settings, draft, asked, progress)
             job.state = "done"
         except FieldError as exc:
             job.error, job.state = exc, "failed"

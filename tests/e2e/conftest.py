@@ -103,8 +103,11 @@ def served(tmp_path_factory: pytest.TempPathFactory, examples_dir: Path) -> Iter
     second.write_text(SECOND_SOURCE, "utf-8")
     db = folder / "corpus.db"
     with Index(db, create=True) as index:
-        canon.add_sources(index, [str(examples_dir / "original.txt"), str(second)],
-                          [canon.get_profile("raw"), canon.get_profile("lemma")], k=4)  # fmt: skip
+        canon.add_sources(
+            index,
+            [str(examples_dir / "original.txt"), str(second)],
+            canon.IndexRules([canon.get_profile("raw"), canon.get_profile("lemma")], k=4),
+        )
     with uvicorn_serving(create_app(db)) as url:
         yield Served(url, db)
 

@@ -16,6 +16,7 @@ pytest.importorskip("distributed", reason="install the dask extra: pip install '
 import canon
 from canon.dedup import Entry, dedup
 from canon.dedup.dask import connect, dedup_dask
+from canon.dedup.settings import Reading
 from canon.sources.collection import Item
 
 pytestmark = pytest.mark.dask
@@ -80,7 +81,7 @@ def test_sources_are_read_on_the_workers(client, tmp_path: Path, examples: Path)
     (tmp_path / "b.txt").write_text(text.replace("Чай", "Напиток", 1), "utf-8")
     (tmp_path / "c.txt").write_text((examples / "rewrite.txt").read_text("utf-8"), "utf-8")
     items = [Item(str(tmp_path / n)) for n in ("a.txt", "b.txt", "c.txt", "missing.txt")]
-    result, failures = dedup_dask(items, 0.8, client=client, profile="lemma", k=4)
+    result, failures = dedup_dask(items, 0.8, Reading(canon.get_profile("lemma"), 4), client=client)
     (cluster,) = result.clusters
     assert cluster.members == (str(tmp_path / "a.txt"), str(tmp_path / "b.txt"))
     assert [f.source for f in failures] == [str(tmp_path / "missing.txt")]
@@ -121,7 +122,6 @@ def test_a_worker_killed_mid_job_changes_nothing(tmp_path: Path) -> None:
 
     from corpora import make_corpus
 
-    from canon.dedup.settings import Reading
     from canon.dedup.stages import read_entries
 
     docs = make_corpus(tmp_path / "docs", 400, seed=5)
@@ -144,8 +144,8 @@ def test_a_worker_killed_mid_job_changes_nothing(tmp_path: Path) -> None:
 
         killer = threading.Thread(target=kill_a_busy_worker)
         killer.start()
-        result, failures = dedup_dask(items, 0.3, client=own_client, profile="lemma", k=4,
-                                      partitions=8)  # fmt: skip
+        reading = Reading(canon.get_profile("lemma"), 4)
+        result, failures = dedup_dask(items, 0.3, reading, client=own_client, partitions=8)
         killer.join()
     assert killed, "no worker was busy long enough to be killed"
     assert failures == []

@@ -25,6 +25,7 @@ from conftest import uvicorn_serving
 from search_server import DRAFT, StandIn, serve
 
 import canon
+from canon import CheckSettings, SearchSettings
 from canon.sources.fetch import FetchOptions
 from canon.uniqueness.web import provider_of, web_check
 
@@ -72,8 +73,11 @@ def web_served(tmp_path_factory: pytest.TempPathFactory, examples_dir: Path) -> 
     folder = tmp_path_factory.mktemp("webcheck")
     db = folder / "corpus.db"
     with canon.Index(db, create=True) as index:
-        canon.add_sources(index, [str(examples_dir / "original.txt")],
-                          [canon.get_profile("raw"), canon.get_profile("lemma")], k=4)  # fmt: skip
+        canon.add_sources(
+            index,
+            [str(examples_dir / "original.txt")],
+            canon.IndexRules([canon.get_profile("raw"), canon.get_profile("lemma")], k=4),
+        )
     patch = pytest.MonkeyPatch()
     with serve() as stand:
         relay = ThreadingHTTPServer(("127.0.0.1", 0), _Relay)
@@ -105,8 +109,12 @@ def _expected(served: WebServed) -> canon.WebCheck:
     provider (asked directly), the same rules for pages."""
     fetching = FetchOptions(allow_private=True, max_bytes=2_000_000, deadline=20.0)
     with canon.Index(served.db, readonly=True) as index:
-        return web_check(DRAFT, provider_of(f"searxng:{served.stand.base}"), index=index,
-                         queries=QUERIES, fetch_options=fetching)  # fmt: skip
+        return web_check(
+            DRAFT,
+            provider_of(f"searxng:{served.stand.base}"),
+            CheckSettings(search=SearchSettings(queries=QUERIES, fetch=fetching)),
+            index=index,
+        )
 
 
 def _start(page, served: WebServed, with_index: bool = True) -> None:
@@ -200,9 +208,16 @@ def test_a_web_only_server_checks_against_the_web_to_its_result(page, web_only: 
     page.wait_for_selector("#webjob", timeout=15_000)
     said = _said_until_done(page)
     assert any(s.startswith("Поиск: запрос") for s in said), said  # its progress shown
-    alone = web_check(DRAFT, provider_of(f"searxng:{web_only.stand.base}"), queries=QUERIES,
-                      fetch_options=FetchOptions(allow_private=True, max_bytes=2_000_000,
-                                                 deadline=20.0))  # fmt: skip
+    alone = web_check(
+        DRAFT,
+        provider_of(f"searxng:{web_only.stand.base}"),
+        CheckSettings(
+            search=SearchSettings(
+                queries=QUERIES,
+                fetch=FetchOptions(allow_private=True, max_bytes=2_000_000, deadline=20.0),
+            )
+        ),
+    )
     assert page.inner_text("#uniqueness") == f"{alone.result.verdict.uniqueness * 100:.1f}%"
     copy = web_only.stand.url("/pages/copy.html")
     assert page.query_selector(f'table.sources a[href="{copy}"]') is not None

@@ -150,7 +150,7 @@ def test_compare_page_refuses_a_text_and_a_url_on_one_side(page, served) -> None
 
 def _check(served, draft: str, **options) -> canon.CheckResult:
     with Index(served.db, readonly=True) as index:
-        return canon.check(draft, index, **options)
+        return canon.check(draft, index, canon.CheckSettings(**options))
 
 
 def test_check_headline_is_the_verdict_against_the_pass_mark(page, served, examples_dir) -> None:

@@ -173,10 +173,13 @@ def old_index(tmp_path: Path, request: pytest.FixtureRequest) -> tuple[Path, dic
     docs = make_corpus(tmp_path / "docs", 20, seed=6)
     db = tmp_path / "old.db"
     with Index(db, create=True) as index:
-        canon.add_sources(index, [str(tmp_path / "docs")], batch=4)
+        canon.add_sources(index, [str(tmp_path / "docs")], settings=canon.AddSettings(batch=4))
         index.remove([sorted(docs)[3]])
         draft = " ".join(sorted(docs.values())[:3])
-        answers = [_answer(p) for p in canon.check(draft, index, top=100, min_shared=1).profiles]
+        answers = [
+            _answer(p)
+            for p in canon.check(draft, index, canon.CheckSettings(top=100, min_shared=1)).profiles
+        ]
     if request.param == 3:
         assert as_version_3(db) > 0
     else:
@@ -230,7 +233,7 @@ def test_upgrade_keeps_every_answer(old_index) -> None:
         assert (stats.texts, stats.text_bytes) == (texts, size) and texts == 19
         assert {p.name: rows for p, rows in stats.profiles} == shingles
         draft = " ".join(sorted(docs.values())[:3])
-        result = canon.check(draft, index, top=100, min_shared=1)
+        result = canon.check(draft, index, canon.CheckSettings(top=100, min_shared=1))
         assert [_answer(p) for p in result.profiles] == answers
         streams = {s.stream for s in read_manifest(index._db).segments}
         assert streams == {(p.id, kind) for p in index.profiles() for kind in (0, 1)} | {
@@ -295,6 +298,6 @@ def test_a_killed_upgrade_leaves_the_old_version_and_finishes_on_rerun(old_index
     with Index(db, readonly=True) as index:
         listed = index.stats().segments
         draft = " ".join(sorted(docs.values())[:3])
-        result = canon.check(draft, index, top=100, min_shared=1)
+        result = canon.check(draft, index, canon.CheckSettings(top=100, min_shared=1))
         assert [_answer(p) for p in result.profiles] == answers
     assert len(list(folder_of(db).glob("*.hashes.npy"))) == listed  # the orphans went

@@ -32,6 +32,7 @@ from search_server import (
     serve,
 )
 
+from canon import CheckSettings, SearchSettings
 from canon.cli import cli
 from canon.errors import OptionError, SearchError
 from canon.index.ingest import add_sources
@@ -166,7 +167,9 @@ def test_urls_are_deduplicated_by_their_normal_form() -> None:
 def test_the_web_check_finds_the_planted_sources_with_their_fragments(
     name: str, stand: StandIn, tmp_path: Path
 ) -> None:
-    found = web_check(DRAFT, _provider(name, stand, tmp_path), queries=3)
+    found = web_check(
+        DRAFT, _provider(name, stand, tmp_path), CheckSettings(search=SearchSettings(queries=3))
+    )
     # the queries sent are the check's, quoted phrases of the draft, within the budget
     assert [q for _, q in stand.queries] == [q.query for q in found.queries]
     assert {p for p, _ in stand.queries} == {name}
@@ -205,7 +208,7 @@ def test_the_web_verdict_is_the_index_verdict_over_the_same_pages(
         pages = [stand.url(p) for p in ("/pages/copy.html", "/pages/rewrite.html",
                                         "/pages/garden.html")]  # fmt: skip
         add_sources(index, pages)
-        direct = check(DRAFT, index, common=None)
+        direct = check(DRAFT, index, CheckSettings(common=None))
     assert found.result.verdict == direct.verdict
 
     def listed(result: CheckResult) -> list[list[tuple[str, object, int]]]:
@@ -217,10 +220,10 @@ def test_the_web_verdict_is_the_index_verdict_over_the_same_pages(
 def test_a_recheck_reuses_the_cached_queries_and_pages(stand: StandIn, tmp_path: Path) -> None:
     options = FetchOptions(cache_dir=tmp_path / "cache")
     provider = _provider("yandex", stand, tmp_path)
-    first = web_check(DRAFT, provider, fetch_options=options)
+    first = web_check(DRAFT, provider, CheckSettings(search=SearchSettings(fetch=options)))
     sent, pages = len(stand.queries), stand.hits["/pages/copy.html"]
     assert sent == first.sent == len(first.queries) and pages == 1
-    again = web_check(DRAFT, provider, fetch_options=options)
+    again = web_check(DRAFT, provider, CheckSettings(search=SearchSettings(fetch=options)))
     assert len(stand.queries) == sent and stand.hits["/pages/copy.html"] == 1
     assert again.sent == 0 and all(q.cached for q in again.queries)
     assert [q.date for q in again.queries] == [q.date for q in first.queries]
@@ -232,7 +235,9 @@ def test_a_recheck_reuses_the_cached_queries_and_pages(stand: StandIn, tmp_path:
 
 
 def test_excluded_sites_are_neither_fetched_nor_counted(stand: StandIn, tmp_path: Path) -> None:
-    found = web_check(DRAFT, _provider("google", stand, tmp_path), exclude=[r"re:/copy\.html"])
+    found = web_check(
+        DRAFT, _provider("google", stand, tmp_path), CheckSettings(exclude=[r"re:/copy\.html"])
+    )
     assert stand.hits["/pages/copy.html"] == 0
     assert "pages/copy.html" not in _sources(found).get("raw", {})
     excluded = [p for p in found.pages if p.status == "excluded"]
@@ -241,7 +246,11 @@ def test_excluded_sites_are_neither_fetched_nor_counted(stand: StandIn, tmp_path
 
 
 def test_the_pages_compared_are_capped(stand: StandIn, tmp_path: Path) -> None:
-    found = web_check(DRAFT, _provider("searxng", stand, tmp_path), max_pages=1)
+    found = web_check(
+        DRAFT,
+        _provider("searxng", stand, tmp_path),
+        CheckSettings(search=SearchSettings(max_pages=1)),
+    )
     assert [p.status for p in found.pages] == ["compared"]
     assert MAX_PAGES >= 10
 
@@ -312,7 +321,11 @@ def test_a_refusal_is_one_line_naming_the_provider_and_what_to_do(
 
 def test_a_429_is_asked_once_more_after_retry_after(stand: StandIn, tmp_path: Path) -> None:
     stand.mode = "busy-once"
-    found = web_check(DRAFT, _provider("searxng", stand, tmp_path), queries=2)
+    found = web_check(
+        DRAFT,
+        _provider("searxng", stand, tmp_path),
+        CheckSettings(search=SearchSettings(queries=2)),
+    )
     assert found.sent == 2 and stand.hits["/search"] == 3
     assert found.compared == 3
 
@@ -343,7 +356,7 @@ def test_settings_come_from_the_config_file(stand: StandIn, tmp_path: Path) -> N
     env = {"CANON_SEARCH_CONFIG": str(config)}
     google = provider_of("google", env)
     assert GOOGLE_KEY not in repr(google)
-    assert web_check(DRAFT, google, queries=1).sent == 1
+    assert web_check(DRAFT, google, CheckSettings(search=SearchSettings(queries=1))).sent == 1
     assert provider_of("searxng", env).identity == f"searxng:{stand.base}"
     assert provider_of("google", env | {"CANON_GOOGLE_CX": "other"}).identity == "google:other"
 
@@ -367,18 +380,22 @@ def test_an_unreachable_provider_is_one_line(tmp_path: Path) -> None:
         port = sock.getsockname()[1]
     provider = provider_of(f"searxng:http://127.0.0.1:{port}", {})
     with pytest.raises(SearchError) as caught:
-        web_check(DRAFT, provider, queries=1)
+        web_check(DRAFT, provider, CheckSettings(search=SearchSettings(queries=1)))
     assert caught.value.reason == "unreachable" and "cannot be reached" in caught.value.message
 
 
 def test_the_keys_go_in_headers_only(stand: StandIn, tmp_path: Path) -> None:
-    web_check(DRAFT, _provider("yandex", stand, tmp_path), queries=1)
+    web_check(
+        DRAFT, _provider("yandex", stand, tmp_path), CheckSettings(search=SearchSettings(queries=1))
+    )
     asked = [h for h in stand.headers if "Authorization" in h]
     assert asked and all(h["Authorization"] == f"Api-Key {YANDEX_KEY}" for h in asked)
     page_requests = [h for h in stand.headers if "Authorization" not in h]
     assert page_requests  # pages are fetched without the key
     stand.headers.clear()
-    web_check(DRAFT, _provider("google", stand, tmp_path), queries=1)
+    web_check(
+        DRAFT, _provider("google", stand, tmp_path), CheckSettings(search=SearchSettings(queries=1))
+    )
     assert stand.paths and not any(GOOGLE_KEY in path for path in stand.paths)
     assert sum(h.get("X-goog-api-key") == GOOGLE_KEY for h in stand.headers) == 1
 

@@ -43,10 +43,12 @@ def test_a_check_against_sources_with_long_names_stays_fast(tmp_path: Path) -> N
     path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records), "utf-8")
     db = tmp_path / "long.db"
     with Index(db, create=True) as index:
-        assert not canon.add_sources(index, [str(path)], [canon.get_profile("raw")], k=3).failures
+        assert not canon.add_sources(
+            index, [str(path)], canon.IndexRules([canon.get_profile("raw")], k=3)
+        ).failures
     with Index(db, readonly=True) as index:
         started = time.perf_counter()
-        result = canon.check(TEXT, index, exclude=[*REDOS, r"re:^a+$"])
+        result = canon.check(TEXT, index, canon.CheckSettings(exclude=[*REDOS, r"re:^a+$"]))
         elapsed = time.perf_counter() - started
     sources = {m.source for m in result.profiles[0].sources}
     # "aaaa" matches ^a+$ and "abab..." matches (a|a?)+b: the other two stay
@@ -133,7 +135,11 @@ def test_plain_entries_that_used_to_exclude_everything(entry: str, tmp_path: Pat
 def test_the_cli_answers_one_line_and_exit_2(tmp_path: Path, examples: Path) -> None:
     db = tmp_path / "cli.db"
     with Index(db, create=True) as index:
-        canon.add_sources(index, [str(examples / "original.txt")], [canon.get_profile("raw")], k=3)
+        canon.add_sources(
+            index,
+            [str(examples / "original.txt")],
+            canon.IndexRules([canon.get_profile("raw")], k=3),
+        )
     draft = examples / "original.txt"
     command = [sys.executable, "-m", "canon", "check", str(draft), "--index", str(db)]
     for entry in ("re:.", "re:(", "re:" + "(" * 100_000):

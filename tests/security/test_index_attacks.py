@@ -43,7 +43,9 @@ def good(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     texts = make_corpus(folder / "docs", 30)
     db = folder / "good.db"
     with Index(db, create=True) as index:
-        canon.add_sources(index, [str(folder / "docs")], [canon.get_profile("raw")], k=4)
+        canon.add_sources(
+            index, [str(folder / "docs")], canon.IndexRules([canon.get_profile("raw")], k=4)
+        )
     draft = folder / "draft.txt"
     draft.write_text(next(iter(texts.values())), "utf-8")
     return db, draft

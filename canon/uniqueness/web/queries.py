@@ -22,6 +22,7 @@ from ...errors import OptionError
 from ...records import record_dict
 from ...text.frequency import fine_zipf
 from ...text.sentences import sentence_spans
+from ..settings import MAX_BUDGET
 
 __all__ = [
     "CHARS_PER_QUERY",
@@ -37,7 +38,6 @@ PHRASE_WORDS = 6  # content words in a phrase (stop words between them come alon
 MIN_WORDS = 4  # a shorter sentence is sent whole only if it has at least this many
 CHARS_PER_QUERY = 300  # one query per this many characters of the draft, by default
 MAX_QUERIES = 20  # ... and never more than this many by default
-MAX_BUDGET = 200  # the most queries one check may ask for
 MAX_PHRASE_CHARS = 300  # a phrase longer than this (long words) is cut at a word
 _QUOTES = str.maketrans({c: " " for c in "\"«»„“”‟‘’‚‛'`"})
 

@@ -19,24 +19,21 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from ...canonical import Fragment
-from ...errors import OptionError
-from ...index.ingest import DEFAULT_K, DEFAULT_PROFILES
 from ...index.prepare import prepare_all
 from ...index.rules import profile_of
+from ...index.settings import IndexRules
 from ...index.store import Index
 from ...index.writes import Prepared
-from ...profile import Profile, get_profile
+from ...profile import get_profile
 from ...sources.documents import Document
-from ...sources.fetch import FetchOptions
 from ...sources.search.cache import QueryCache
 from ...sources.search.hits import Provider
 from ...text.quotes import quoted_ranges
 from ..against_index import CheckResult, ProfileCheck, check
 from ..exclusion import Exclusion
-from ..rewrites import THRESHOLD
+from ..settings import MAX_PAGES, RESULTS_PER_QUERY, CheckSettings
 from ..verdict import verdict_of
 from .candidates import Found, PageRecord, ask_all, candidates, fetch_pages, items_of
 from .queries import pick_queries
@@ -44,8 +41,6 @@ from .result import WebCheck, WebSource
 
 __all__ = ["MAX_PAGES", "RESULTS_PER_QUERY", "STAGES", "WebProgress", "web_check"]
 
-RESULTS_PER_QUERY = 5  # the top results of each query that are compared
-MAX_PAGES = 50  # pages compared at most in one check
 STAGES = ("queries", "searching", "fetching", "checking")
 """A web check's stages, in order: queries built, queries searched, pages fetched, the draft
 checked against them."""
@@ -64,35 +59,29 @@ class WebProgress:
 Progress = Callable[[WebProgress], None]
 
 
-@dataclass(frozen=True)
-class _Rules:
-    profiles: tuple[Profile, ...]
-    k: int
-    step: int
-
-
-def _rules_of(index: Index | None, names: Sequence[str] | None) -> _Rules:
+def _rules_of(index: Index | None, names: Sequence[str] | None) -> IndexRules:
+    """The rules of the pages' index: the given index's (its profiles of ``names``), or
+    ``names`` (default: raw and lemma) with k=4."""
     if index is None:
-        chosen = [get_profile(n) for n in (names or DEFAULT_PROFILES)]
-        return _Rules(tuple(chosen), DEFAULT_K, 1)
+        return IndexRules(tuple(get_profile(n) for n in names) if names else None)
     built = [p for p in index.profiles() if not names or p.name in names]
     if not built:  # an empty index, or no profile of that name: the index check says so
-        return _Rules(tuple(get_profile(n) for n in DEFAULT_PROFILES), DEFAULT_K, 1)
-    return _Rules(tuple(profile_of(p) for p in built), built[0].k, built[0].step)
+        return IndexRules()
+    return IndexRules(tuple(profile_of(p) for p in built), built[0].k, built[0].step)
 
 
 Pages = Sequence[tuple[Found, Document]]
 
 
 def _web_index(
-    folder: Path, rules: _Rules, documents: Pages, on_fail: Callable[[str, str], None]
+    folder: Path, rules: IndexRules, documents: Pages, on_fail: Callable[[str, str], None]
 ) -> Index:
     """A new index in ``folder`` holding the pages' documents, under ``rules``."""
     index = Index(folder / "web.canon", create=True)
-    indexed = index.use_profiles(list(rules.profiles), rules.k, rules.step)
+    indexed = index.use_profiles(*rules.values())
     titles = {doc.source: doc.title for _, doc in documents}
     prepared: list[Prepared] = []
-    for done in prepare_all(items_of(documents), rules.profiles, k=rules.k, step=rules.step):
+    for done in prepare_all(items_of(documents), rules):
         if isinstance(done, Prepared):
             prepared.append(replace(done, title=titles.get(done.source)))
         else:
@@ -116,10 +105,13 @@ def _with_queries(result: CheckResult, found: dict[str, str], web_names: bool) -
 
 def _nothing_found(text: str, name: str, skip_quotes: bool) -> CheckResult:
     verdict = verdict_of(
-        text, copied=(), rewritten=(), name=name,
+        text,
+        copied=(),
+        rewritten=(),
+        name=name,
         left_out=quoted_ranges(text) if skip_quotes else (),
         formula="no page found by the queries could be compared: nothing is borrowed",
-    )  # fmt: skip
+    )
     return CheckResult(text, (), verdict)
 
 
@@ -150,63 +142,44 @@ def _merged(
 def web_check(
     text: str,
     provider: Provider,
+    settings: CheckSettings = CheckSettings(),
     *,
     index: Index | None = None,
-    queries: int | None = None,
-    results: int = RESULTS_PER_QUERY,
-    max_pages: int = MAX_PAGES,
-    fetch_options: FetchOptions | None = None,
-    profiles: Sequence[str] | None = None,
-    exclude: Sequence[str] = (),
-    skip_quotes: bool = False,
-    top: int = 10,
-    min_shared: int = 3,
-    common: int | None = 1000,
-    similar: float | None = None,
-    sentence_threshold: float | None = THRESHOLD,
     name: str = "draft",
     on_progress: Progress | None = None,
 ) -> WebCheck:
-    """Check ``text`` against the web through ``provider``: at most ``queries`` phrase
-    queries (default: one per 300 characters, at most 20), the top ``results`` of each, at
-    most ``max_pages`` pages compared.  Queries and pages are cached in
-    ``fetch_options.cache_dir`` when it is set.  With ``index``, the draft is checked
-    against it too, and the verdict covers both (see the module's note).  The other options
-    are those of :func:`canon.uniqueness.check`; ``common`` and ``similar`` count only in the
-    index.  ``on_progress``, when given, is called with a :class:`WebProgress` as each
-    stage starts and as each query is answered and each page fetched.
+    """Check ``text`` against the web through ``provider``, searched as ``settings.search``
+    says (:class:`~canon.uniqueness.settings.SearchSettings`: the queries, the results of
+    each, the pages compared, how they are fetched and cached).  With ``index``, the draft is
+    checked against it too, and the verdict covers both (see the module's note).  The other
+    settings are those of :func:`canon.uniqueness.check`; ``common`` and ``similar`` count
+    only in the index.  ``name`` is how messages name the draft.  ``on_progress``, when
+    given, is called with a :class:`WebProgress` as each stage starts and as each query is
+    answered and each page fetched.
     """
-    for option, value in (("results", results), ("max_pages", max_pages)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise OptionError(option, f"must be a whole number, 1 or more, got {value}",
-                              value=value)  # fmt: skip
-    options = fetch_options or FetchOptions()
-    exclusion = Exclusion(exclude)
-    chosen = pick_queries(text, queries)
+    search = settings.search
+    options = search.fetch
+    chosen = pick_queries(text, search.queries)
     cache = QueryCache(options.cache_dir) if options.cache_dir else None
     say = on_progress or (lambda progress: None)
     say(WebProgress("queries", len(chosen), len(chosen)))
     say(WebProgress("searching", 0, len(chosen)))
     answered = _counter("searching", len(chosen), say)
-    asked, answers = ask_all(provider, chosen, results, options, cache, on_answer=answered)
-    found, excluded = candidates(answers, exclusion, max_pages)
+    asked, answers = ask_all(provider, chosen, search.results, options, cache, on_answer=answered)
+    found, excluded = candidates(answers, Exclusion(settings.exclude), search.max_pages)
     say(WebProgress("fetching", 0, len(found)))
     documents, failed = fetch_pages(found, options, on_page=_counter("fetching", len(found), say))
     say(WebProgress("checking"))
-    shared: dict[str, Any] = dict(
-        exclude=exclude, skip_quotes=skip_quotes, top=top, min_shared=min_shared,
-        sentence_threshold=sentence_threshold, name=name,
-    )  # fmt: skip
-    ours = None
-    if index is not None:
-        ours = check(text, index, profiles=profiles, common=common, similar=similar, **shared)
-    theirs, compared = _against_pages(text, _rules_of(index, profiles), documents, failed, shared)
+    ours = check(text, index, settings, name=name) if index is not None else None
+    pages = replace(settings, profiles=None, common=None, similar=None)
+    rules = _rules_of(index, settings.profiles)
+    theirs, compared = _against_pages(text, rules, documents, failed, pages, name)
     by_url = {f.url: f.query for f in found}
     theirs = _with_queries(theirs, by_url, web_names=ours is not None)
-    result = theirs if ours is None else _merged(text, ours, theirs, skip_quotes, name)
-    pages = tuple(_ordered(found, compared, failed, excluded))
+    result = theirs if ours is None else _merged(text, ours, theirs, settings.skip_quotes, name)
+    records = tuple(_ordered(found, compared, failed, excluded))
     index_name = str(index.path) if index is not None else None
-    return WebCheck(result, provider.name, tuple(asked), pages, index_name)
+    return WebCheck(result, provider.name, tuple(asked), records, index_name)
 
 
 def _counter(stage: str, total: int, on_progress: Progress) -> Callable[[], None]:
@@ -221,7 +194,12 @@ def _counter(stage: str, total: int, on_progress: Progress) -> Callable[[], None
 
 
 def _against_pages(
-    text: str, rules: _Rules, documents: Pages, failed: list[PageRecord], shared: dict[str, Any]
+    text: str,
+    rules: IndexRules,
+    documents: Pages,
+    failed: list[PageRecord],
+    settings: CheckSettings,
+    name: str,
 ) -> tuple[CheckResult, dict[str, PageRecord]]:
     """The draft checked against the pages' documents in a temporary index."""
     compared: dict[str, PageRecord] = {}
@@ -240,8 +218,8 @@ def _against_pages(
                         found.url, found.query, "compared", None, doc.fetched, doc.cached
                     )
             if not compared:
-                return _nothing_found(text, shared["name"], shared["skip_quotes"]), compared
-            return check(text, index, common=None, **shared), compared
+                return _nothing_found(text, name, settings.skip_quotes), compared
+            return check(text, index, settings, name=name), compared
 
 
 def _ordered(

@@ -10,10 +10,11 @@ from pydantic import BaseModel, Field
 
 from ...textstats.targets import MAX_KEYWORD_CHARS, MAX_KEYWORDS
 from ...uniqueness.rewrites import THRESHOLD
+from ...uniqueness.settings import CheckSettings, SearchSettings
 from .. import jobs
 from ..jobs import PAGE_KS, PAGE_PROFILES
 from ..running import in_worker, side_of
-from ..service import index_stats, need_index
+from ..service import WebCheckRequest, index_stats, need_index, refused_as
 from ..settings import Settings
 
 __all__ = ["PAGE_KS", "PAGE_PROFILES", "CheckBody", "CompareBody", "StatsBody", "router"]
@@ -53,17 +54,19 @@ class CheckBody(BaseModel):
         None, ge=1, le=100, description="With web: phrase queries sent at most."
     )
 
-    def check_options(self) -> dict[str, Any]:
-        """The options of ``canon.check`` the body sets."""
-        return {
-            "exclude": self.exclude,
-            "skip_quotes": self.skip_quotes,
-            "top": self.top,
-            "similar": self.similar,
-            "min_shared": self.min_shared,
-            "common": self.common,
-            "sentence_threshold": self.sentence_threshold,
-        }
+    def check_settings(self) -> CheckSettings:
+        """The settings of ``canon.check`` the body sets (a refusal names its field)."""
+        with refused_as("draft"):
+            return CheckSettings(
+                exclude=tuple(self.exclude),
+                skip_quotes=self.skip_quotes,
+                top=self.top,
+                similar=self.similar,
+                min_shared=self.min_shared,
+                common=self.common,
+                sentence_threshold=self.sentence_threshold,
+                search=SearchSettings(queries=self.queries),
+            )
 
 
 class StatsBody(BaseModel):
@@ -94,11 +97,10 @@ async def api_compare(body: CompareBody, request: Request) -> dict[str, Any]:
 async def api_check(body: CheckBody, request: Request, settings: Settings) -> dict[str, Any]:
     if body.web is None:
         need_index(settings)
-    options = body.check_options()
-    if body.web is not None:
-        options |= {"web": body.web, "queries": body.queries}
+    options = body.check_settings()
+    asked = options if body.web is None else WebCheckRequest(options, body.web)
     draft = await side_of(request, "draft", body.draft)
-    return await in_worker(request, jobs.check_json, draft, options)
+    return await in_worker(request, jobs.check_json, draft, asked)
 
 
 @router.post("/api/stats")

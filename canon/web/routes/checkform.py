@@ -10,7 +10,8 @@ from typing import Any
 from starlette.datastructures import FormData
 
 from ...uniqueness.rewrites import THRESHOLD
-from ..service import N_, FieldError, configured_providers, index_profiles
+from ...uniqueness.settings import CheckSettings
+from ..service import N_, FieldError, configured_providers, index_profiles, refused_as
 from ..settings import ServerSettings
 from .forms import kept, number, text
 
@@ -46,8 +47,8 @@ def _exclusions(form: FormData) -> list[str]:
     return [p.strip() for p in text(form, "exclude").splitlines() if p.strip()]
 
 
-def check_options(form: FormData, settings: ServerSettings) -> dict[str, Any]:
-    """The check's options as the form gives them; a FieldError for a value out of bounds."""
+def check_options(form: FormData, settings: ServerSettings) -> CheckSettings:
+    """The check's settings as the form gives them; a FieldError for a value out of bounds."""
     known = [p for p, _ in _profiles_of(settings)]
     profiles = [p for p in form.getlist("profiles") if isinstance(p, str)] if known else []
     if known and "pass_mark" in form and (not profiles or any(p not in known for p in profiles)):
@@ -56,13 +57,16 @@ def check_options(form: FormData, settings: ServerSettings) -> dict[str, Any]:
             "profiles",
             key=N_("%(side)s: choose at least one"),
         )
-    return {
-        "profiles": profiles or None,
-        "exclude": _exclusions(form),
-        "skip_quotes": bool(form.get("skip_quotes")),
-        "sentence_threshold": number(form, "sentence_threshold", THRESHOLD, 0.05, 1),
-        "min_shared": int(number(form, "min_shared", 3, 1, 1000)),
-    }
+    threshold = number(form, "sentence_threshold", THRESHOLD, 0.05, 1)
+    min_shared = int(number(form, "min_shared", 3, 1, 1000))
+    with refused_as("draft"):
+        return CheckSettings(
+            profiles=tuple(profiles) or None,
+            exclude=tuple(_exclusions(form)),
+            skip_quotes=bool(form.get("skip_quotes")),
+            sentence_threshold=threshold,
+            min_shared=min_shared,
+        )
 
 
 def check_context(settings: ServerSettings, form: dict[str, Any]) -> dict[str, Any]:

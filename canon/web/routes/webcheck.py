@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -14,7 +15,7 @@ from pydantic import BaseModel, Field
 from ...uniqueness.web.run import STAGES
 from ..i18n import LOCALES, locale_of, translations
 from ..running import side_of
-from ..service import N_, FieldError, configured_providers
+from ..service import N_, FieldError, WebCheckRequest, configured_providers
 from ..settings import ServerSettings, Settings
 from ..webjobs import WebJob, WebJobs
 from .api import CheckBody
@@ -98,14 +99,10 @@ def _provider(name: str) -> str:
 async def api_check_job(body: JobBody, request: Request) -> dict[str, Any]:
     """Start a check of the draft against the web (and the server's index, unless
     ``with_index`` is false): the answer names the job; ask ``status`` for its progress."""
-    options: dict[str, Any] = {
-        "web": _provider(body.web),
-        "queries": body.queries,
-        "with_index": body.with_index,
-        **body.check_options(),
-    }
+    provider = _provider(body.web)
+    asked = WebCheckRequest(body.check_settings(), provider, body.with_index)
     draft = await side_of(request, "draft", body.draft)
-    job = _jobs(request).start(draft, options, {})
+    job = _jobs(request).start(draft, asked, {})
     where = request.url_for("api_check_job_status", job_id=job.id).path
     return {"id": job.id, "state": job.state, "status": where}
 
@@ -118,15 +115,13 @@ def api_check_job_status(job_id: str, request: Request) -> dict[str, Any]:
     return job.status(translations(locale_of(request)))
 
 
-def _web_options(form: Any, settings: ServerSettings) -> dict[str, Any]:
+def _web_options(form: Any, settings: ServerSettings) -> WebCheckRequest:
     options = check_options(form, settings)
-    queries = text(form, "queries").strip()
-    return {
-        **options,
-        "web": _provider(text(form, "web")),
-        "queries": int(number(form, "queries", 1, 1, MAX_QUERIES)) if queries else None,
-        "with_index": bool(form.get("web_index")),
-    }
+    provider = _provider(text(form, "web"))
+    given = text(form, "queries").strip()
+    queries = int(number(form, "queries", 1, 1, MAX_QUERIES)) if given else None
+    search = replace(options.search, queries=queries)
+    return WebCheckRequest(replace(options, search=search), provider, bool(form.get("web_index")))
 
 
 @page_router.post("/check/web")

@@ -9,6 +9,7 @@ import hashlib
 import numpy as np
 from audit_site import Page, html_of, paragraphs, sentences
 
+from canon import IndexRules
 from canon.audit.pages import Reading, read_page
 from canon.canonical import canonicalize
 from canon.fingerprints.shingles import shingle_hashes
@@ -26,7 +27,7 @@ def test_a_page_is_prepared_as_the_index_prepares_its_text() -> None:
     read = read_page(html, "utf-8", URL, Reading(ContentArea(), PROFILES, 4))
     assert read.document is not None and not read.failed
     text = read.facts.main_text
-    (indexed,) = list(prepare_all([Item(URL, text=text)], PROFILES, k=4))
+    (indexed,) = list(prepare_all([Item(URL, text=text)], IndexRules(PROFILES, k=4)))
     assert indexed.shingles.keys() == read.document.shingles.keys()
     for fingerprint, (words, hashes) in indexed.shingles.items():
         their_words, theirs = read.document.shingles[fingerprint]

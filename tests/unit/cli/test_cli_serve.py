@@ -75,7 +75,9 @@ def test_the_pages_follow_the_index_and_the_providers(
 ) -> None:
     db = tmp_path / "c.db"
     with canon.Index(db, create=True) as index:
-        canon.add_sources(index, [str(EXAMPLES / "original.txt")], [canon.get_profile("raw")])
+        canon.add_sources(
+            index, [str(EXAMPLES / "original.txt")], canon.IndexRules([canon.get_profile("raw")])
+        )
     _serve()  # neither: no check page
     monkeypatch.setenv("CANON_SEARXNG_URL", "http://127.0.0.1:9")
     _serve()  # a provider alone: the check against the web

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import canon
+from canon import IndexRules
 from canon.dedup import DedupResult, Entry, LocalEngine, MinHashSettings, Reading, dedup
 from canon.dedup.run import dedup_corpus
 from canon.fingerprints.lsh import optimal_bands
@@ -93,7 +94,7 @@ def test_an_index_and_sources_are_deduplicated_together(corpus: Path, tmp_path: 
 def test_an_index_without_the_readings_profile_uses_its_last(corpus: Path, tmp_path: Path) -> None:
     db = tmp_path / "raw.db"
     with Index(db, create=True) as index:
-        add_sources(index, [str(corpus)], [get_profile("raw")], k=3)
+        add_sources(index, [str(corpus)], IndexRules([get_profile("raw")], k=3))
     run = dedup_corpus(index=db, reading=Reading(get_profile("lemma")))
     entries = [_entry(p, "raw", 3) for p in sorted(corpus.iterdir())]
     _same(run.result, dedup(entries))

@@ -137,7 +137,7 @@ def _index(folder: Path, texts: dict[str, str], profiles, **rules) -> Path:
     records.write_text("\n".join(lines), "utf-8")
     db = folder / "w.db"
     with Index(db, create=True) as index:
-        report = canon.add_sources(index, [str(records)], profiles, k=K, **rules)
+        report = canon.add_sources(index, [str(records)], canon.IndexRules(profiles, k=K, **rules))
     assert not report.failures, report.failures
     return db
 
@@ -145,7 +145,11 @@ def _index(folder: Path, texts: dict[str, str], profiles, **rules) -> Path:
 def _found(db: Path, draft: str, profile: str) -> dict[str, int]:
     with Index(db, readonly=True) as index:
         result = canon.check(
-            draft, index, profiles=[profile], min_shared=1, common=None, sentence_threshold=None
+            draft,
+            index,
+            canon.CheckSettings(
+                profiles=[profile], min_shared=1, common=None, sentence_threshold=None
+            ),
         )
     return {s.source: s.shared for s in result.profiles[0].sources}
 
@@ -183,7 +187,9 @@ def test_a_document_checked_against_itself_is_wholly_found(tmp_path: Path) -> No
     db = _index(tmp_path, {"doc": text}, [RAW], winnow=8)
     with Index(db, readonly=True) as index:
         (indexed,) = index.profiles()
-        check = canon.check(text, index, common=None, sentence_threshold=None).profiles[0]
+        check = canon.check(
+            text, index, canon.CheckSettings(common=None, sentence_threshold=None)
+        ).profiles[0]
         rows = index.stats().profiles[0][1]
     hashes = window_hashes(canon.canonicalize(text, RAW).tokens, K)
     kept = np.unique(hashes[winnowed(hashes, 8)])

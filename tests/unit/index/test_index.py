@@ -28,8 +28,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, st
         report = canon.add_sources(
             index,
             [str(folder / "docs")],
-            [canon.get_profile("raw"), canon.get_profile("lemma")],
-            k=4,
+            canon.IndexRules([canon.get_profile("raw"), canon.get_profile("lemma")], k=4),
         )
     assert (report.added, report.failures) == (30, ())
     return db, docs
@@ -43,7 +42,7 @@ draft_texts = st.lists(st.sampled_from(SENTENCES), min_size=2, max_size=6).map("
 def test_check_equals_brute_force(corpus, draft: str) -> None:
     db, docs = corpus
     with Index(db, readonly=True) as index:
-        result = canon.check(draft, index, top=1000, min_shared=1)
+        result = canon.check(draft, index, canon.CheckSettings(top=1000, min_shared=1))
     for profile in result.profiles:
         uniqueness, per_source = brute_force(draft, docs, profile.profile, 4)
         assert profile.uniqueness == pytest.approx(uniqueness)
@@ -82,8 +81,10 @@ def test_skip_quotes_leaves_citations_out(corpus, tmp_path: Path) -> None:
     own = "Мы написали этот абзац сами и ничего не заимствовали у коллег по цеху"
     draft = f"{own}: «{quote}»."
     with Index(db, readonly=True) as index:
-        plain = canon.check(draft, index, profiles=["raw"]).profiles[0]
-        skipped = canon.check(draft, index, profiles=["raw"], skip_quotes=True).profiles[0]
+        plain = canon.check(draft, index, canon.CheckSettings(profiles=["raw"])).profiles[0]
+        skipped = canon.check(
+            draft, index, canon.CheckSettings(profiles=["raw"], skip_quotes=True)
+        ).profiles[0]
     assert plain.uniqueness < 1.0
     assert skipped.uniqueness == 1.0 and skipped.quoted_shingles > 0
     assert quoted_ranges('a «b» „c“ "d"') == [(2, 5), (6, 9), (10, 13)]
@@ -95,7 +96,9 @@ def _jsonl_index(tmp_path: Path, records: list[dict]) -> Path:
     path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records), "utf-8")
     db = tmp_path / "j.db"
     with Index(db, create=True) as index:
-        report = canon.add_sources(index, [str(path)], [canon.get_profile("raw")], k=3)
+        report = canon.add_sources(
+            index, [str(path)], canon.IndexRules([canon.get_profile("raw")], k=3)
+        )
     assert not report.failures, report.failures
     return db
 
@@ -114,7 +117,7 @@ def test_exclude_by_source_domain_and_regex(tmp_path: Path) -> None:
 
     def sources(*exclude: str) -> set[str]:
         with Index(db, readonly=True) as index:
-            result = canon.check(text, index, exclude=exclude)
+            result = canon.check(text, index, canon.CheckSettings(exclude=exclude))
         return {m.source for m in result.profiles[0].sources}
 
     everything = sources()
@@ -128,10 +131,12 @@ def test_exclude_by_source_domain_and_regex(tmp_path: Path) -> None:
     with Index(db, readonly=True) as index:
         # A draft found only in excluded sources has nothing left to count.
         with pytest.raises(canon.InputError, match="nothing left to check") as left:
-            canon.check(text, index, exclude=["client.ru", "rival.ru", "draft-7"])
+            canon.check(
+                text, index, canon.CheckSettings(exclude=["client.ru", "rival.ru", "draft-7"])
+            )
         assert left.value.source == "draft"
         with pytest.raises(canon.OptionError, match="not a valid regular expression") as info:
-            canon.check(text, index, exclude=["re:("])
+            canon.check(text, index, canon.CheckSettings(exclude=["re:("]))
         assert info.value.option == "exclude"
 
 
@@ -140,16 +145,18 @@ def test_readd_skips_unchanged_and_replaces_changed(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     profiles = [canon.get_profile("lemma")]
     with Index(db, create=True) as index:
-        first = canon.add_sources(index, [str(tmp_path / "docs")], profiles, k=3)
-        again = canon.add_sources(index, [str(tmp_path / "docs")], profiles, k=3)
+        first = canon.add_sources(index, [str(tmp_path / "docs")], canon.IndexRules(profiles, k=3))
+        again = canon.add_sources(index, [str(tmp_path / "docs")], canon.IndexRules(profiles, k=3))
         changed_path = next(iter(docs))
         Path(changed_path).write_text(
             "Совсем другой текст о выращивании томатов на балконе летом", "utf-8"
         )
-        third = canon.add_sources(index, [str(tmp_path / "docs")], profiles, k=3)
+        third = canon.add_sources(index, [str(tmp_path / "docs")], canon.IndexRules(profiles, k=3))
         assert (first.added, again.skipped, third.replaced, third.skipped) == (5, 5, 1, 4)
         assert index.stats().documents == 5
-        result = canon.check("выращивании томатов на балконе летом", index, min_shared=1)
+        result = canon.check(
+            "выращивании томатов на балконе летом", index, canon.CheckSettings(min_shared=1)
+        )
         assert [m.source for m in result.profiles[0].sources] == [changed_path]
         old = canon.check(docs[changed_path], index).profiles[0]
         assert changed_path not in {m.source for m in old.sources}
@@ -159,7 +166,9 @@ def test_remove(tmp_path: Path) -> None:
     docs = make_corpus(tmp_path / "docs", 4)
     db = tmp_path / "m.db"
     with Index(db, create=True) as index:
-        canon.add_sources(index, [str(tmp_path / "docs")], [canon.get_profile("raw")], k=3)
+        canon.add_sources(
+            index, [str(tmp_path / "docs")], canon.IndexRules([canon.get_profile("raw")], k=3)
+        )
         gone = next(iter(docs))
         assert index.remove([gone, "never-indexed"]) == 1
         sources = {d["source"] for d in index.documents()}
@@ -186,12 +195,16 @@ def test_other_rules_are_refused(corpus) -> None:
     db, _ = corpus
     with Index(db) as index:
         with pytest.raises(canon.IndexFileError, match=r"built with raw \(\w+, k=4\).*k=3"):
-            canon.add_sources(index, ["x.txt"], [canon.get_profile("raw")], k=3)
+            canon.add_sources(index, ["x.txt"], canon.IndexRules([canon.get_profile("raw")], k=3))
         custom = canon.get_profile("lemma").replace(keep_negation=False)
         with pytest.raises(canon.IndexFileError, match=custom.fingerprint):
-            canon.add_sources(index, ["x.txt"], [custom], k=4)
+            canon.add_sources(index, ["x.txt"], canon.IndexRules([custom], k=4))
         with pytest.raises(canon.IndexFileError, match="not with stem"):
-            canon.check("какой-то текст для проверки уникальности", index, profiles=["stem"])
+            canon.check(
+                "какой-то текст для проверки уникальности",
+                index,
+                canon.CheckSettings(profiles=["stem"]),
+            )
 
 
 def test_a_failing_source_does_not_stop_the_others(tmp_path: Path) -> None:
@@ -202,8 +215,7 @@ def test_a_failing_source_does_not_stop_the_others(tmp_path: Path) -> None:
         report = canon.add_sources(
             index,
             [str(tmp_path / "docs"), str(tmp_path / "missing.txt")],
-            [canon.get_profile("raw")],
-            k=4,
+            canon.IndexRules([canon.get_profile("raw")], k=4),
         )
     assert report.added == 3
     reasons = sorted(f.reason for f in report.failures)
@@ -261,11 +273,16 @@ def test_full_disk_keeps_committed_documents(tmp_path: Path) -> None:
     db = tmp_path / "full.db"
     items = sorted(docs)
     with Index(db, create=True) as index:
-        canon.add_sources(index, items[:5], [canon.get_profile("raw")], k=3)
+        canon.add_sources(index, items[:5], canon.IndexRules([canon.get_profile("raw")], k=3))
         pages = index._db.execute("PRAGMA page_count").fetchone()[0]
         index._db.execute(f"PRAGMA max_page_count = {pages + 2}")  # a disk with no room left
         with pytest.raises(canon.IndexFileError, match="the disk is full"):
-            canon.add_sources(index, items[5:], [canon.get_profile("raw")], k=3, batch=100)
+            canon.add_sources(
+                index,
+                items[5:],
+                canon.IndexRules([canon.get_profile("raw")], k=3),
+                canon.AddSettings(batch=100),
+            )
     with Index(db, readonly=True) as index:
         assert index.integrity() == "ok"
         assert {d["source"] for d in index.documents()} == set(items[:5])
@@ -276,9 +293,9 @@ def test_similar_finds_near_duplicates_of_the_whole_draft(corpus) -> None:
     source, text = sorted(docs.items())[4]
     near_copy = text.replace(".", ",", 1)  # a single comma: the same words
     with Index(db, readonly=True) as index:
-        result = canon.check(near_copy, index, similar=0.8)
+        result = canon.check(near_copy, index, canon.CheckSettings(similar=0.8))
         with pytest.raises(canon.OptionError, match=r"^similar must be") as info:
-            canon.check(near_copy, index, similar=1.5)
+            canon.check(near_copy, index, canon.CheckSettings(similar=1.5))
     assert info.value.option == "similar" and info.value.value == 1.5
     for profile in result.profiles:
         assert profile.similar
@@ -295,7 +312,9 @@ def test_bands_follow_documents(tmp_path: Path) -> None:
     docs = make_corpus(tmp_path / "docs", 6)
     db = tmp_path / "b.db"
     with Index(db, create=True) as index:
-        canon.add_sources(index, [str(tmp_path / "docs")], [canon.get_profile("raw")], k=3)
+        canon.add_sources(
+            index, [str(tmp_path / "docs")], canon.IndexRules([canon.get_profile("raw")], k=3)
+        )
         (profile,) = index.profiles()
         index.remove([next(iter(docs))])
         keys, docs = index.posting_rows(profile, BANDS)
@@ -307,10 +326,12 @@ def test_sampled_index_keeps_one_shingle_in_m(tmp_path: Path) -> None:
     full, sampled = tmp_path / "full.db", tmp_path / "sampled.db"
     profiles = [canon.get_profile("raw")]
     with Index(full, create=True) as index:
-        canon.add_sources(index, [str(tmp_path / "docs")], profiles, k=3)
+        canon.add_sources(index, [str(tmp_path / "docs")], canon.IndexRules(profiles, k=3))
         rows_full = index.stats().profiles[0][1]
     with Index(sampled, create=True) as index:
-        canon.add_sources(index, [str(tmp_path / "docs")], profiles, k=3, sample=4)
+        canon.add_sources(
+            index, [str(tmp_path / "docs")], canon.IndexRules(profiles, k=3, sample=4)
+        )
         (profile,) = index.profiles()
         rows_sampled = index.stats().profiles[0][1]
         hashes, _ = index.posting_rows(profile)
@@ -318,7 +339,7 @@ def test_sampled_index_keeps_one_shingle_in_m(tmp_path: Path) -> None:
         assert all(h % 4 == 0 for h in hashes.tolist())
         assert 0.15 < rows_sampled / rows_full < 0.35
         with pytest.raises(canon.IndexFileError, match=r"sample 1/4"):
-            canon.add_sources(index, [str(tmp_path / "docs")], profiles, k=3)
+            canon.add_sources(index, [str(tmp_path / "docs")], canon.IndexRules(profiles, k=3))
         draft = next(iter(docs.values()))
         result = canon.check(draft, index).profiles[0]
     assert result.uniqueness == 0.0  # a copy of an indexed document
@@ -329,8 +350,12 @@ def test_set_phrases_count_as_borrowed_but_credit_no_source(corpus) -> None:
     db, docs = corpus
     draft = " ".join(sorted(docs.values())[:2])
     with Index(db, readonly=True) as index:
-        exact = canon.check(draft, index, common=None, top=1000, min_shared=1).profiles[0]
-        capped = canon.check(draft, index, common=2, top=1000, min_shared=1).profiles[0]
+        exact = canon.check(
+            draft, index, canon.CheckSettings(common=None, top=1000, min_shared=1)
+        ).profiles[0]
+        capped = canon.check(
+            draft, index, canon.CheckSettings(common=2, top=1000, min_shared=1)
+        ).profiles[0]
     assert capped.uniqueness == exact.uniqueness  # every borrowed shingle still counts
     assert capped.set_phrases and not exact.set_phrases
     # A set phrase makes no fragment: what it alone covers is marked as a set phrase only.
@@ -348,11 +373,13 @@ def test_stats_totals_equal_a_recount_through_adds_re_adds_and_removes(tmp_path:
     db = tmp_path / "t.db"
     names = sorted(docs)
     with Index(db, create=True) as index:
-        canon.add_sources(index, names[:6], batch=4)
-        canon.add_sources(index, names[6:], batch=4, store_text=False)
+        canon.add_sources(index, names[:6], settings=canon.AddSettings(batch=4))
+        canon.add_sources(index, names[6:], settings=canon.AddSettings(batch=4, store_text=False))
         Path(names[2]).write_text(docs[names[7]] + " " + docs[names[2]], "utf-8")
         Path(names[8]).write_text(docs[names[8]] + " " + docs[names[1]], "utf-8")
-        canon.add_sources(index, [names[2], names[8]], store_text=True)  # replaced
+        canon.add_sources(
+            index, [names[2], names[8]], settings=canon.AddSettings(store_text=True)
+        )  # replaced
         index.remove([names[0], names[9]])
         stats = index.stats()
     texts, size, shingles = recounted(db)

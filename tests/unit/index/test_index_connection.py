@@ -49,7 +49,7 @@ def _built(folder: Path, docs: int = 6) -> tuple[Path, dict[str, str]]:
     db = folder / "store" / "i.db"
     db.parent.mkdir()
     with Index(db, create=True) as index:
-        canon.add_sources(index, [str(folder / "docs")], [RAW], k=4)
+        canon.add_sources(index, [str(folder / "docs")], canon.IndexRules([RAW], k=4))
         canon.check(next(iter(texts.values())), index)  # every module the child needs, loaded
     return db, texts
 
@@ -118,7 +118,7 @@ def test_a_log_left_on_read_only_storage_is_named(world_readable) -> None:
     db, _ = _built(world_readable)
     writer = Index(db)  # a writer that has not folded its log into the file
     writer._db.execute("PRAGMA wal_autocheckpoint = 0")
-    canon.add_sources(writer, [str(world_readable / "docs")], [RAW], k=4)
+    canon.add_sources(writer, [str(world_readable / "docs")], canon.IndexRules([RAW], k=4))
     writer._db.execute("INSERT INTO documents (source, added, content_hash, method, chars) "
                        "VALUES ('late', 'now', 'x', 'text', 1)")  # fmt: skip
     copy = world_readable / "copy"

@@ -8,6 +8,7 @@ import json
 import random
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -42,8 +43,17 @@ def write_jsonl(path: Path, docs: dict[str, str]) -> Path:
     return path
 
 
-def add(index: Index, path: Path, docs: dict[str, str], **options: object) -> canon.AddReport:
-    return canon.add_sources(index, [str(write_jsonl(path, docs))], **options)
+def add(
+    index: Index,
+    path: Path,
+    docs: dict[str, str],
+    profiles: list[canon.Profile] | None = None,
+    **options: Any,
+) -> canon.AddReport:
+    sources = [str(write_jsonl(path, docs))]
+    return canon.add_sources(
+        index, sources, canon.IndexRules(profiles), canon.AddSettings(**options)
+    )
 
 
 def stored(db: Path) -> tuple[dict[str, list], Counter, set[tuple[int, str]], set[int]]:

@@ -14,7 +14,7 @@ from corpora import make_corpus
 
 import canon
 import canon.fingerprints.minhash
-from canon import Index
+from canon import Index, IndexRules
 from canon.index.prepare import prepare_all
 from canon.index.segments import BANDS
 from canon.sources.collection import Item
@@ -29,7 +29,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, set
     texts = make_corpus(folder / "docs", 12, seed=5)
     db = folder / "l.db"
     with Index(db, create=True) as index:
-        canon.add_sources(index, [str(folder / "docs")], [RAW], k=K, batch=5)
+        canon.add_sources(
+            index, [str(folder / "docs")], canon.IndexRules([RAW], k=K), canon.AddSettings(batch=5)
+        )
     sets = {
         source: set(canon.shingle_hashes(canon.canonicalize(text, RAW).tokens, K).tolist())
         for source, text in texts.items()
@@ -72,7 +74,7 @@ def test_a_source_twice_in_one_batch_is_stored_once(tmp_path: Path) -> None:
     first = "Первый вариант текста о прогулках по осеннему парку и пользе свежего воздуха"
     second = "Второй вариант текста о рыбалке на рассвете и тишине над спокойной рекой"
     items = [Item("same", text=first), Item("same", text=second)]
-    prepared = list(prepare_all(items, [RAW], k=K))
+    prepared = list(prepare_all(items, IndexRules([RAW], k=K)))
     with Index(tmp_path / "twice.db", create=True) as index:
         profiles = index.use_profiles([RAW], K, 1)
         assert index.write_batch(prepared, profiles) == 1

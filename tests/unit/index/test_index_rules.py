@@ -72,7 +72,7 @@ def _add(db: str, folder: str, barrier, results) -> None:  # runs in a child pro
     try:
         barrier.wait(timeout=60)
         with Index(db, create=True) as index:
-            report = canon.add_sources(index, [folder], k=4)
+            report = canon.add_sources(index, [folder], canon.IndexRules(k=4))
         results.put(("ok", report.added, len(report.failures)))
     except BaseException as exc:  # the parent asserts on what happened here
         results.put(("error", type(exc).__name__, str(exc)))

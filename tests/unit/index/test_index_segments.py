@@ -110,7 +110,12 @@ def test_many_batches_merge_into_few_segments_and_check_equals_brute_force(
     docs = make_corpus(tmp_path / "docs", 60, seed=5)
     db = tmp_path / "many.db"
     with Index(db, create=True) as index:
-        canon.add_sources(index, [str(tmp_path / "docs")], [RAW], k=4, batch=1)
+        canon.add_sources(
+            index,
+            [str(tmp_path / "docs")],
+            canon.IndexRules([RAW], k=4),
+            canon.AddSettings(batch=1),
+        )
         segments = index.stats().segments
         streams = _streams(index)
         assert set(streams) == {(1, SHINGLES), (1, BANDS)}
@@ -123,7 +128,7 @@ def test_many_batches_merge_into_few_segments_and_check_equals_brute_force(
     assert {f.stat().st_mode & 0o777 for f in files} == {0o666 & ~umask}  # plain data files
     with Index(db, readonly=True) as index:
         draft = " ".join(list(docs.values())[:3])
-        result = canon.check(draft, index, top=1000, min_shared=1).profiles[0]
+        result = canon.check(draft, index, canon.CheckSettings(top=1000, min_shared=1)).profiles[0]
     uniqueness, per_source = brute_force(draft, docs, "raw", 4)
     assert result.uniqueness == pytest.approx(uniqueness)
     assert {m.source: m.shared for m in result.sources} == {
@@ -143,7 +148,7 @@ def test_orphans_are_never_counted_and_a_writer_deletes_them(tmp_path: Path) -> 
     make_corpus(tmp_path / "docs", 4)
     db = tmp_path / "o.db"
     with Index(db, create=True) as index:
-        canon.add_sources(index, [str(tmp_path / "docs")], [RAW], k=4)
+        canon.add_sources(index, [str(tmp_path / "docs")], canon.IndexRules([RAW], k=4))
     orphans = _stray(db, "0123456789abcdef")
     with Index(db, readonly=True) as index:
         (profile,) = index.profiles()
@@ -163,7 +168,9 @@ def test_a_reader_keeps_its_snapshot_while_a_writer_merges(tmp_path: Path) -> No
     db = tmp_path / "snap.db"
     with Index(db, create=True) as writer:
         for item in items[:6]:
-            canon.add_sources(writer, [item], [RAW], k=4, merge=False)
+            canon.add_sources(
+                writer, [item], canon.IndexRules([RAW], k=4), canon.AddSettings(merge=False)
+            )
     draft = docs[items[0]] + " " + docs[items[8]]
     probes = canon.shingle_hashes(canon.canonicalize(draft, RAW).tokens, 4)
     with Index(db, readonly=True) as reader:
@@ -174,7 +181,7 @@ def test_a_reader_keeps_its_snapshot_while_a_writer_merges(tmp_path: Path) -> No
         first = snapshot.lookup((profile.id, SHINGLES), probes, None)
         held = set(folder_of(db).iterdir())
         with Index(db) as writer:
-            canon.add_sources(writer, items[6:], [RAW], k=4)
+            canon.add_sources(writer, items[6:], canon.IndexRules([RAW], k=4))
             writer.remove([items[1]])
             assert writer.optimize().segments_after == 2  # one for each stream
         assert held <= set(folder_of(db).iterdir())  # the reader holds them: none deleted
@@ -207,7 +214,12 @@ def test_readers_see_whole_batches_while_an_add_merges(
     def add() -> None:
         try:
             with Index(db) as writer:
-                canon.add_sources(writer, [str(tmp_path / "docs")], [RAW], k=4, batch=2)
+                canon.add_sources(
+                    writer,
+                    [str(tmp_path / "docs")],
+                    canon.IndexRules([RAW], k=4),
+                    canon.AddSettings(batch=2),
+                )
         except BaseException as exc:
             errors.append(exc)
 
@@ -331,14 +343,21 @@ def test_sigkill_inside_a_merge_loses_nothing(tmp_path: Path, point: str) -> Non
     docs = make_corpus(tmp_path / "docs", 30, seed=4)
     db = tmp_path / "k.db"
     with Index(db, create=True) as index:
-        canon.add_sources(index, [str(tmp_path / "docs")], [RAW], k=4, batch=3, merge=False)
+        canon.add_sources(
+            index,
+            [str(tmp_path / "docs")],
+            canon.IndexRules([RAW], k=4),
+            canon.AddSettings(batch=3, merge=False),
+        )
         index.remove([sorted(docs)[0]])
         segments_before = index.stats().segments
         streams = _streams(index)
     first = streams[(1, SHINGLES)]  # optimize merges the shingle stream first
     draft = " ".join(sorted(docs.values())[:4])
     with Index(db, readonly=True) as index:
-        expected = canon.check(draft, index, top=1000, min_shared=1).profiles[0]
+        expected = canon.check(draft, index, canon.CheckSettings(top=1000, min_shared=1)).profiles[
+            0
+        ]
     marker = tmp_path / "at-the-point"
     script = textwrap.dedent(_KILLED_MERGE)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -354,7 +373,7 @@ def test_sigkill_inside_a_merge_loses_nothing(tmp_path: Path, point: str) -> Non
     with Index(db, readonly=True) as index:
         stats = index.stats()
         listed = stats.segments
-        again = canon.check(draft, index, top=1000, min_shared=1).profiles[0]
+        again = canon.check(draft, index, canon.CheckSettings(top=1000, min_shared=1)).profiles[0]
     assert files == listed + (1 if point == "written" else first)  # orphans on disk
     assert listed == (segments_before if point == "written" else segments_before - first + 1)
     assert again.uniqueness == expected.uniqueness
@@ -365,5 +384,5 @@ def test_sigkill_inside_a_merge_loses_nothing(tmp_path: Path, point: str) -> Non
         assert len(list(folder_of(db).glob("*.hashes.npy"))) == listed
         index.optimize()
         assert index.stats().segments == len(streams) and index.stats().tombstones == 0
-        final = canon.check(draft, index, top=1000, min_shared=1).profiles[0]
+        final = canon.check(draft, index, canon.CheckSettings(top=1000, min_shared=1)).profiles[0]
     assert final.uniqueness == expected.uniqueness

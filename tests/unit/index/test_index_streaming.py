@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import canon
-from canon import Index
+from canon import AddSettings, Index, IndexRules
 from canon.index.ingest import Progress, add_sources
 from canon.index.prepare import AHEAD, BLOCK_ITEMS, prepare_all
 from canon.sources.collection import Failure, Item, count_entries, expand
@@ -103,7 +103,9 @@ def test_a_streamed_add_stores_what_the_sources_name(tmp_path: Path, workers: in
     heard: list[Progress] = []
     db = tmp_path / "mix.db"
     with Index(db, create=True) as index:
-        report = add_sources(index, sources, workers=workers, batch=3, on_progress=heard.append)
+        report = add_sources(
+            index, sources, settings=AddSettings(workers=workers, batch=3), on_progress=heard.append
+        )
     assert (report.added, report.replaced, report.skipped) == (len(expected), 0, 0)
     assert {f.source for f in report.failures} == failing
     order, texts, sets = _stored(db)
@@ -121,7 +123,7 @@ def test_a_streamed_add_stores_what_the_sources_name(tmp_path: Path, workers: in
     assert all(p.total == entries for p in heard)  # the count is exact for these inputs
     assert [p.done for p in heard] == sorted(p.done for p in heard)
     with Index(db) as index:  # added again: every document unchanged
-        again = add_sources(index, sources, workers=workers)
+        again = add_sources(index, sources, settings=AddSettings(workers=workers))
     assert (again.added, again.replaced, again.skipped) == (0, 0, len(expected))
 
 
@@ -131,7 +133,7 @@ def test_workers_one_and_two_make_the_same_index(tmp_path: Path) -> None:
     for workers in (1, 2):
         db = tmp_path / f"w{workers}.db"
         with Index(db, create=True) as index:
-            add_sources(index, sources, workers=workers, batch=2)
+            add_sources(index, sources, settings=AddSettings(workers=workers, batch=2))
         found.append(_stored(db))
     assert found[0] == found[1]
 
@@ -167,7 +169,11 @@ def test_reading_stays_a_bounded_distance_ahead_of_writing(tmp_path: Path, worke
 
     with Index(tmp_path / "big.db", create=True) as index:
         report = add_sources(
-            index, [str(corpus)], [RAW], k=K, workers=workers, batch=batch, on_progress=watch
+            index,
+            [str(corpus)],
+            IndexRules([RAW], k=K),
+            AddSettings(workers=workers, batch=batch),
+            on_progress=watch,
         )
     jobs = max(AHEAD * workers, -(-batch // BLOCK_ITEMS))
     bound = FETCH_BLOCK + (jobs + 1) * BLOCK_ITEMS + io.DEFAULT_BUFFER_SIZE // shortest + 1
@@ -197,7 +203,7 @@ def test_preparing_takes_items_only_as_results_are_taken(tmp_path: Path) -> None
     items = [Item(f"s{i}", text=_text(i, 2)) for i in range(600)]
     counted, workers = _Counted(items), 2
     ahead, order = [], []
-    for result in prepare_all(counted, [RAW], k=K, workers=workers):
+    for result in prepare_all(counted, IndexRules([RAW], k=K), AddSettings(workers=workers)):
         order.append(result.source)
         ahead.append(counted.taken - len(order))
         time.sleep(0.002)  # a consumer slower than the workers: a writer, say
@@ -207,8 +213,12 @@ def test_preparing_takes_items_only_as_results_are_taken(tmp_path: Path) -> None
 
 def test_prepared_results_equal_the_serial_ones() -> None:
     items = [Item(f"s{i}", text=_text(i, 3)) for i in range(40)] + [Item("x", text="мало")]
-    serial = list(prepare_all(items, [RAW], k=K, workers=1, store_text=False))
-    pooled = list(prepare_all(items, [RAW], k=K, workers=2, store_text=False))
+    serial = list(
+        prepare_all(items, IndexRules([RAW], k=K), AddSettings(workers=1, store_text=False))
+    )
+    pooled = list(
+        prepare_all(items, IndexRules([RAW], k=K), AddSettings(workers=2, store_text=False))
+    )
     assert [type(r) for r in pooled] == [type(r) for r in serial]
     assert isinstance(pooled[-1], Failure)
     for one, other in zip(serial[:-1], pooled[:-1], strict=True):

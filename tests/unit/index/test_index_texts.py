@@ -50,7 +50,9 @@ def test_no_store_text_keeps_none_and_costs_less(tmp_path: Path) -> None:
     sizes = {}
     for store in (True, False):
         with Index(tmp_path / f"{store}.db", create=True) as index:
-            canon.add_sources(index, [str(tmp_path / "docs")], store_text=store)
+            canon.add_sources(
+                index, [str(tmp_path / "docs")], settings=canon.AddSettings(store_text=store)
+            )
             assert bool(index.texts(_ids(index).values())) is store
             sizes[store] = index.stats().text_bytes
     assert sizes[False] == 0 < sizes[True]

@@ -76,8 +76,11 @@ def test_shared_fragments_map_to_each_text() -> None:
 def test_check_html(tmp_path: Path, examples: Path) -> None:
     db = tmp_path / "c.db"
     with Index(db, create=True) as index:
-        canon.add_sources(index, [str(examples / "original.txt")],
-                          [canon.get_profile("raw"), canon.get_profile("lemma")], k=4)  # fmt: skip
+        canon.add_sources(
+            index,
+            [str(examples / "original.txt")],
+            canon.IndexRules([canon.get_profile("raw"), canon.get_profile("lemma")], k=4),
+        )
     draft = tmp_path / "draft.txt"
     draft.write_text((examples / "rewrite.txt").read_text("utf-8") + "\n" + HOSTILE, "utf-8")
     html = tmp_path / "check.html"

@@ -67,14 +67,14 @@ def test_thirty_nine_thousand_quotations_are_checked_in_linear_time(tmp_path) ->
     draft = " ".join(f"«слово{i % 97}» текст про чай" for i in range(39_000))
     db = tmp_path / "i.db"
     with canon.Index(db, create=True) as index:
-        canon.add_sources(index, [], [canon.get_profile("raw")], k=3)
+        canon.add_sources(index, [], canon.IndexRules([canon.get_profile("raw")], k=3))
     source = tmp_path / "doc.txt"
     source.write_text("совсем другой текст про чай и сад " * 20, encoding="utf-8")
     with canon.Index(db) as index:
         canon.add_sources(index, [str(source)])
     started = time.perf_counter()
     with canon.Index(db, readonly=True) as index:
-        result = canon.check(draft, index, skip_quotes=True)
+        result = canon.check(draft, index, canon.CheckSettings(skip_quotes=True))
     assert time.perf_counter() - started < 20  # quadratic code takes minutes here
     assert result.profiles[0].quoted_shingles > 0
     ranges = quoted_ranges(draft)

@@ -194,7 +194,7 @@ def test_an_indexed_original_finds_the_transliterated_copy(tmp_path) -> None:
     (tmp_path / "docs" / "original.txt").write_text(ORIGINAL, "utf-8")
     (tmp_path / "docs" / "second.txt").write_text(SECOND, "utf-8")
     with canon.Index(tmp_path / "i.db", create=True) as index:
-        canon.add_sources(index, [str(tmp_path / "docs")], [LEMMA], k=3)
+        canon.add_sources(index, [str(tmp_path / "docs")], canon.IndexRules([LEMMA], k=3))
         (result,) = canon.check(half_in_latin(ORIGINAL, "wikipedia"), index).profiles
         assert result.uniqueness <= 0.25
 

@@ -331,7 +331,7 @@ def test_an_index_of_the_previous_canonical_form_is_refused(tmp_path, monkeypatc
     profile_module._fingerprint.cache_clear()
     old = lemma.fingerprint
     with canon.Index(tmp_path / "old.db", create=True) as index:
-        canon.add_sources(index, [str(tmp_path / "docs")], [lemma], k=3)
+        canon.add_sources(index, [str(tmp_path / "docs")], canon.IndexRules([lemma], k=3))
     monkeypatch.undo()
     profile_module._fingerprint.cache_clear()
     assert lemma.fingerprint != old

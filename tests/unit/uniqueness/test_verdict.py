@@ -96,9 +96,9 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-def _check(db: Path, text: str, **options) -> canon.CheckResult:
+def _check(db: Path, text: str, name: str = "draft", **options) -> canon.CheckResult:
     with Index(db, readonly=True) as opened:
-        return canon.check(text, opened, **options)
+        return canon.check(text, opened, canon.CheckSettings(**options), name=name)
 
 
 def test_a_verbatim_copy_is_copied_and_not_unique(index: Path) -> None:
@@ -176,7 +176,9 @@ def test_a_chance_phrase_lists_no_source(index: Path) -> None:
 def test_without_stored_text_there_are_no_passages(tmp_path: Path) -> None:
     (tmp_path / "garden.txt").write_text(GARDEN, "utf-8")
     with Index(tmp_path / "i.db", create=True) as opened:
-        canon.add_sources(opened, [str(tmp_path / "garden.txt")], store_text=False)
+        canon.add_sources(
+            opened, [str(tmp_path / "garden.txt")], settings=canon.AddSettings(store_text=False)
+        )
         result = canon.check(_sentences(GARDEN)[3], opened)
     match = result.profiles[0].sources[0]
     assert match.fragments and match.passages is None
@@ -230,8 +232,8 @@ def test_set_phrases_are_shown_as_such(tmp_path: Path) -> None:
     corpus.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), "utf-8")
     draft = f"{NEW} Каток закрыт {phrase}."
     with Index(tmp_path / "i.db", create=True) as opened:
-        canon.add_sources(opened, [str(corpus)], [canon.get_profile("raw")])
-        result = canon.check(draft, opened, common=2, min_shared=1)
+        canon.add_sources(opened, [str(corpus)], canon.IndexRules([canon.get_profile("raw")]))
+        result = canon.check(draft, opened, canon.CheckSettings(common=2, min_shared=1))
     (raw,) = result.profiles
     assert [draft[f.start : f.end] for f in raw.set_phrases] == [phrase]
     assert not raw.sources and not raw.fragments  # it ties the draft to no source

@@ -33,7 +33,7 @@ def db(tmp_path: Path, examples: Path) -> Path:
     path = tmp_path / "corpus.db"
     with canon.Index(path, create=True) as index:
         profiles = [canon.get_profile("raw"), canon.get_profile("lemma")]
-        canon.add_sources(index, [str(examples / "original.txt")], profiles, k=4)
+        canon.add_sources(index, [str(examples / "original.txt")], canon.IndexRules(profiles, k=4))
     return path
 
 

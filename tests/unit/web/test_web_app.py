@@ -43,7 +43,9 @@ def test_routes_live_in_module_level_routers() -> None:
 def test_settings_are_one_frozen_record_in_app_state(tmp_path: Path, examples: Path) -> None:
     db = tmp_path / "c.db"
     with canon.Index(db, create=True) as index:
-        canon.add_sources(index, [str(examples / "original.txt")], [canon.get_profile("raw")])
+        canon.add_sources(
+            index, [str(examples / "original.txt")], canon.IndexRules([canon.get_profile("raw")])
+        )
     app = create_app(str(db), allow_private=True, max_body=5000, max_text=300)
     assert app.state.settings == ServerSettings(
         index=db, allow_private=True, allow_index_writes=False, max_body=5000, max_text=300

@@ -24,6 +24,7 @@ from repo_paths import EXAMPLES
 from search_server import DRAFT, StandIn, serve
 
 import canon
+from canon import CheckSettings, SearchSettings
 from canon.sources.fetch import FetchOptions
 from canon.textstats.words import lemma_words
 from canon.uniqueness.web import provider_of, web_check
@@ -46,7 +47,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("webjobs") / "c.db"
     with canon.Index(path, create=True) as index:
         profiles = [canon.get_profile("raw"), canon.get_profile("lemma")]
-        canon.add_sources(index, [str(EXAMPLES / "original.txt")], profiles, k=4)
+        canon.add_sources(index, [str(EXAMPLES / "original.txt")], canon.IndexRules(profiles, k=4))
     return path
 
 
@@ -84,8 +85,9 @@ def _finished(client: TestClient, where: str, seconds: float = 90) -> tuple[dict
 def _reference(db: Path, stand: StandIn, **options) -> canon.WebCheck:
     fetching = FetchOptions(allow_private=True, max_bytes=2_000_000, deadline=20.0)
     with canon.Index(db, readonly=True) as index:
-        return web_check(DRAFT, provider_of(f"searxng:{stand.base}"), index=index,
-                         queries=QUERIES, fetch_options=fetching, **options)  # fmt: skip
+        search = SearchSettings(queries=QUERIES, fetch=fetching)
+        settings = CheckSettings(search=search, **options)
+        return web_check(DRAFT, provider_of(f"searxng:{stand.base}"), settings, index=index)
 
 
 # ------------------------------------------------------------------ the library's stages
@@ -94,7 +96,12 @@ def _reference(db: Path, stand: StandIn, **options) -> canon.WebCheck:
 def test_web_check_reports_its_stages_in_order(stand: StandIn) -> None:
     heard: list[WebProgress] = []
     searxng, options = provider_of(f"searxng:{stand.base}"), FetchOptions(allow_private=True)
-    found = web_check(DRAFT, searxng, queries=3, fetch_options=options, on_progress=heard.append)
+    found = web_check(
+        DRAFT,
+        searxng,
+        CheckSettings(search=SearchSettings(queries=3, fetch=options)),
+        on_progress=heard.append,
+    )
     stages = list(dict.fromkeys(p.stage for p in heard))
     assert stages == list(STAGES)
     assert heard[0] == WebProgress("queries", 3, 3)
@@ -104,7 +111,9 @@ def test_web_check_reports_its_stages_in_order(stand: StandIn) -> None:
     fetching = [(p.done, p.total) for p in heard if p.stage == "fetching"]
     assert fetching == [(n, pages) for n in range(pages + 1)] and pages >= 4
     assert heard[-1] == WebProgress("checking")
-    quiet = web_check(DRAFT, searxng, queries=3, fetch_options=options)
+    quiet = web_check(
+        DRAFT, searxng, CheckSettings(search=SearchSettings(queries=3, fetch=options))
+    )
     assert quiet.result.verdict == found.result.verdict  # the callback changes nothing
 
 
@@ -149,8 +158,13 @@ def test_a_job_without_the_index_is_the_web_alone(
     body = {"draft": DRAFT, "web": "searxng", "queries": QUERIES, "with_index": False}
     started = client.post("/api/check/jobs", json=body)
     last, _ = _finished(client, started.json()["status"])
-    alone = web_check(DRAFT, provider_of(f"searxng:{stand.base}"), queries=QUERIES,
-                      fetch_options=FetchOptions(allow_private=True))  # fmt: skip
+    alone = web_check(
+        DRAFT,
+        provider_of(f"searxng:{stand.base}"),
+        CheckSettings(
+            search=SearchSettings(queries=QUERIES, fetch=FetchOptions(allow_private=True))
+        ),
+    )
     assert last["result"]["verdict"]["uniqueness"] == pytest.approx(alone.result.verdict.uniqueness)
     assert last["result"]["web"]["index"] is None
     assert all("(web)" not in p["profile"] for p in last["result"]["profiles"])
@@ -388,8 +402,13 @@ def test_neither_index_nor_provider_has_no_check_page(
 def test_a_web_only_job_runs_to_the_result_of_web_check(
     web_only: TestClient, stand: StandIn
 ) -> None:
-    alone = web_check(DRAFT, provider_of(f"searxng:{stand.base}"), queries=QUERIES,
-                      fetch_options=FetchOptions(allow_private=True))  # fmt: skip
+    alone = web_check(
+        DRAFT,
+        provider_of(f"searxng:{stand.base}"),
+        CheckSettings(
+            search=SearchSettings(queries=QUERIES, fetch=FetchOptions(allow_private=True))
+        ),
+    )
     expected = f"{alone.result.verdict.uniqueness * 100:.1f}%"
     started = web_only.post("/api/check/jobs", json={"draft": DRAFT, "web": "searxng",
                                                      "queries": QUERIES})  # fmt: skip

@@ -39,7 +39,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     examples = EXAMPLES
     with canon.Index(path, create=True) as index:
         profiles = [canon.get_profile("raw"), canon.get_profile("lemma")]
-        canon.add_sources(index, [str(examples / "original.txt")], profiles, k=4)
+        canon.add_sources(index, [str(examples / "original.txt")], canon.IndexRules(profiles, k=4))
     return path
 
 

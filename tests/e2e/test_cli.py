@@ -3,26 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from command import run_cli, run_process
 
 import canon
 from canon.cli import cli
-
-
-def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    """The real installed command, as a user runs it."""
-    return subprocess.run(
-        [sys.executable, "-m", "canon", *args],
-        input=stdin.decode("utf-8") if stdin else None,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 @pytest.fixture
@@ -31,7 +19,7 @@ def pair(examples: Path) -> tuple[str, str]:
 
 
 def test_compare_examples_table(pair: tuple[str, str]) -> None:
-    result = run("compare", *pair)
+    result = run_process("compare", *pair)  # the real command, as a user starts it
     assert result.returncode == 0, result.stderr
     out = result.stdout
     for word in ("Jaccard", "Dice", "A in B", "B in A", "raw", "lemma", "fingerprint"[:0]):
@@ -91,7 +79,8 @@ def test_tokens_shows_the_canonical_form(tmp_path: Path) -> None:
 def test_stdin_dash(tmp_path: Path) -> None:
     other = tmp_path / "b.txt"
     other.write_text("раз два три четыре", "utf-8")
-    result = run("compare", "-", str(other), "-k", "2", "--json", stdin="раз два три пять".encode())
+    draft = "раз два три пять".encode()
+    result = run_cli("compare", "-", str(other), "-k", "2", "--json", input=draft)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["rows"][0]["raw"]["common"] == 2
 
@@ -125,7 +114,7 @@ def _bad_inputs(tmp: Path) -> list[tuple[list[str], str]]:
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     for args, message in _bad_inputs(tmp_path):
-        result = run(*args)
+        result = run_cli(*args)
         assert result.returncode == 2, (args, result.stderr)
         assert message in result.stderr, (args, result.stderr)
         assert "Traceback" not in result.stderr
@@ -144,7 +133,7 @@ def test_some_cells_too_short_still_succeeds(tmp_path: Path) -> None:
 
 
 def test_debug_shows_the_traceback(tmp_path: Path) -> None:
-    result = run("--debug", "compare", str(tmp_path / "x.txt"), str(tmp_path / "y.txt"))
+    result = run_cli("--debug", "compare", str(tmp_path / "x.txt"), str(tmp_path / "y.txt"))
     assert "Traceback" in result.stderr and "InputError" in result.stderr
 
 

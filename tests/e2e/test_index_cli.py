@@ -7,50 +7,40 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 
 import psutil
 import pytest
+from command import CANON, run_cli
 from corpora import make_corpus
 
 import canon
 from canon import Index
 
 
-def canon_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "canon", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=cwd,
-    )
-
-
 def test_add_list_stats_check_remove(tmp_path: Path, examples: Path) -> None:
     db = str(tmp_path / "corpus.db")
     make_corpus(tmp_path / "docs", 6)
-    added = canon_cli("index", "add", db, str(tmp_path / "docs"), str(examples / "original.txt"))
+    added = run_cli("index", "add", db, str(tmp_path / "docs"), str(examples / "original.txt"))
     assert added.returncode == 0, added.stderr
     assert "added 7, replaced 0, unchanged 0, failed 0" in added.stderr
     assert added.stderr.count("\n") == 1  # no progress bar when piped
-    again = canon_cli("index", "add", db, str(tmp_path / "docs"))
+    again = run_cli("index", "add", db, str(tmp_path / "docs"))
     assert "unchanged 6" in again.stderr
 
     original = str(examples / "original.txt")
-    listed = canon_cli("index", "list", db).stdout.splitlines()
+    listed = run_cli("index", "list", db).stdout.splitlines()
     assert len(listed) == 7 and any(
         line.startswith(str(examples / "original.txt")) for line in listed
     )
-    stats = json.loads(canon_cli("index", "stats", db, "--json").stdout)
+    stats = json.loads(run_cli("index", "stats", db, "--json").stdout)
     assert stats["documents"] == 7
     assert [p["profile"] for p in stats["profiles"]] == ["raw", "lemma"]
     assert stats["bytes_per_document"] > 0
 
-    checked = canon_cli("check", str(examples / "rewrite.txt"), "--index", db, "--json")
+    checked = run_cli("check", str(examples / "rewrite.txt"), "--index", db, "--json")
     result = json.loads(checked.stdout)
     by_profile = {p["profile"]: p for p in result["profiles"]}
     assert by_profile["lemma"]["uniqueness"] < by_profile["raw"]["uniqueness"] < 1.0
@@ -59,12 +49,12 @@ def test_add_list_stats_check_remove(tmp_path: Path, examples: Path) -> None:
     for start, end in by_profile["raw"]["fragments"]:
         assert draft[start:end].strip()
 
-    text = canon_cli("check", str(examples / "rewrite.txt"), "--index", db).stdout
+    text = run_cli("check", str(examples / "rewrite.txt"), "--index", db).stdout
     assert "[[" in text and "{{" in text and "uniqueness" in text
 
-    removed = canon_cli("index", "remove", db, str(examples / "original.txt"))
+    removed = run_cli("index", "remove", db, str(examples / "original.txt"))
     assert "removed 1 of 1" in removed.stderr
-    after = canon_cli("check", str(examples / "rewrite.txt"), "--index", db, "--json")
+    after = run_cli("check", str(examples / "rewrite.txt"), "--index", db, "--json")
     for profile in json.loads(after.stdout)["profiles"]:
         assert original not in {s["source"] for s in profile["sources"]}
         assert profile["uniqueness"] > by_profile[profile["profile"]]["uniqueness"]
@@ -72,14 +62,14 @@ def test_add_list_stats_check_remove(tmp_path: Path, examples: Path) -> None:
 
 def test_min_uniqueness_gates_and_several_drafts(tmp_path: Path, examples: Path) -> None:
     db = str(tmp_path / "c.db")
-    canon_cli("index", "add", db, str(examples / "original.txt"), "-p", "lemma", "-k", "3")
+    run_cli("index", "add", db, str(examples / "original.txt"), "-p", "lemma", "-k", "3")
     drafts = [str(examples / "rewrite.txt"), str(examples / "original.txt")]
-    passing = canon_cli("check", *drafts, "--index", db, "--min-uniqueness", "0", "--json")
+    passing = run_cli("check", *drafts, "--index", db, "--min-uniqueness", "0", "--json")
     assert passing.returncode == 0
     assert len(passing.stdout.splitlines()) == 2  # one JSON line a draft
-    failing = canon_cli("check", *drafts, "--index", db, "--min-uniqueness", "90")
+    failing = run_cli("check", *drafts, "--index", db, "--min-uniqueness", "90")
     assert failing.returncode == 1
-    excluded = canon_cli("check", drafts[1], "--index", db, "--min-uniqueness", "90",
+    excluded = run_cli("check", drafts[1], "--index", db, "--min-uniqueness", "90",
                          "--exclude", str(examples / "original.txt"))  # fmt: skip
     # The draft is all in the excluded source: nothing is left to count, and it says so.
     assert excluded.returncode == 2
@@ -94,9 +84,9 @@ def test_the_verdict_sources_and_one_source_beside_the_draft(
 ) -> None:
     db = str(tmp_path / "c.db")
     garden = Path(__file__).parents[1] / "fixtures" / "site" / "article-garden.txt"
-    canon_cli("index", "add", db, str(examples / "original.txt"), str(garden))
+    run_cli("index", "add", db, str(examples / "original.txt"), str(garden))
     draft = str(examples / "rewrite.txt")
-    result = json.loads(canon_cli("check", draft, "--index", db, "--json").stdout)
+    result = json.loads(run_cli("check", draft, "--index", db, "--json").stdout)
     verdict = result["verdict"]
     assert verdict["uniqueness"] == pytest.approx(1 - verdict["copied"] - verdict["rewritten"])
     assert 0 < verdict["copied"] < verdict["rewritten"] and verdict["chars"] > 2000
@@ -107,12 +97,12 @@ def test_the_verdict_sources_and_one_source_beside_the_draft(
     assert top["source"] == str(examples / "original.txt") and top["fragments"]
     assert all(len(owners) >= 1 for owners in lemma["fragment_sources"])
 
-    plain = canon_cli("check", draft, "--index", db).stdout
+    plain = run_cli("check", draft, "--index", db).stdout
     first = plain.index("uniqueness")
     assert first < plain.index("Sources") < plain.index("Draft (")
     assert "Shingles per profile" not in plain
-    assert "Shingles per profile" in canon_cli("check", draft, "--index", db, "--details").stdout
-    beside = canon_cli("check", draft, "--index", db, "--source", "1").stdout
+    assert "Shingles per profile" in run_cli("check", draft, "--index", db, "--details").stdout
+    beside = run_cli("check", draft, "--index", db, "--source", "1").stdout
     assert f"Source 1: {examples / 'original.txt'}" in beside
     assert "[[Чай кажется самым простым" in beside.split("Source 1:")[1]
 
@@ -126,8 +116,8 @@ def test_bad_check_options_are_one_line_naming_the_flag(
     tmp_path: Path, examples: Path, args: list[str], flag: str
 ) -> None:
     db = str(tmp_path / "c.db")
-    canon_cli("index", "add", db, str(examples / "original.txt"))
-    done = canon_cli("check", str(examples / "rewrite.txt"), "--index", db, *args)
+    run_cli("index", "add", db, str(examples / "original.txt"))
+    done = run_cli("check", str(examples / "rewrite.txt"), "--index", db, *args)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and flag in done.stderr, done.stderr
 
@@ -137,7 +127,7 @@ def test_failed_sources_are_listed_and_exit_3(tmp_path: Path) -> None:
     (tmp_path / "docs" / "bad.docx").write_bytes(b"not a zip")
     urls = tmp_path / "urls.txt"
     urls.write_text(f"# pages\n{tmp_path / 'docs' / 'doc-000.txt'}\n{tmp_path / 'nope.txt'}\n")
-    result = canon_cli("index", "add", str(tmp_path / "i.db"), str(tmp_path / "docs"), f"@{urls}")
+    result = run_cli("index", "add", str(tmp_path / "i.db"), str(tmp_path / "docs"), f"@{urls}")
     assert result.returncode == 3  # some sources failed; 1 is "below the bar"
     assert "added 3, replaced 0, unchanged 0, failed 2" in result.stderr  # doc-000 named twice
     assert (
@@ -159,15 +149,15 @@ def test_bad_index_files_are_one_line_exit_2(tmp_path: Path, make, message: str)
     draft.write_text("раз два три четыре пять шесть", "utf-8")
     for args in (["check", str(draft), "--index", str(db)], ["index", "stats", str(db)],
                  ["index", "add", str(db), str(draft)]):  # fmt: skip
-        result = canon_cli(*args)
+        result = run_cli(*args)
         assert result.returncode == 2, result.stderr
         assert message in result.stderr and result.stderr.count("\n") == 1
 
 
 def test_other_rules_refused_on_the_command_line(tmp_path: Path, examples: Path) -> None:
     db = str(tmp_path / "k.db")
-    canon_cli("index", "add", db, str(examples / "original.txt"))
-    result = canon_cli("index", "add", db, str(examples / "rewrite.txt"), "-k", "5")
+    run_cli("index", "add", db, str(examples / "original.txt"))
+    result = run_cli("index", "add", db, str(examples / "rewrite.txt"), "-k", "5")
     assert result.returncode == 2
     assert "the index was built with raw" in result.stderr and "k=5" in result.stderr
 
@@ -183,7 +173,7 @@ def _count(db: Path) -> int:
 def test_sigkill_mid_add_loses_nothing_committed(tmp_path: Path) -> None:
     docs = make_corpus(tmp_path / "docs", 400, seed=7)
     db = tmp_path / "killed.db"
-    args = [sys.executable, "-m", "canon", "index", "add", str(db), str(tmp_path / "docs"),
+    args = [*CANON, "index", "add", str(db), str(tmp_path / "docs"),
             "--batch", "25", "--workers", "2"]  # fmt: skip
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
@@ -213,7 +203,7 @@ def test_sigkill_mid_add_loses_nothing_committed(tmp_path: Path) -> None:
     assert all(profiles == 2 and held[doc] == shingles for doc, profiles, shingles in rows)
     assert set(held) == {doc for doc, _, _ in rows}  # no posting of an uncommitted batch
 
-    rerun = canon_cli("index", "add", str(db), str(tmp_path / "docs"))
+    rerun = run_cli("index", "add", str(db), str(tmp_path / "docs"))
     assert rerun.returncode == 0, rerun.stderr
     assert f"added {400 - committed}, replaced 0, unchanged {committed}" in rerun.stderr
     with Index(db, readonly=True) as index:
@@ -237,7 +227,7 @@ def test_two_adds_on_a_new_index_at_once(tmp_path: Path) -> None:
         db = tmp_path / f"t{trial}.db"
         adds = [
             subprocess.Popen(
-                [sys.executable, "-m", "canon", "index", "add", str(db), str(f), "--workers", "1"],
+                [*CANON, "index", "add", str(db), str(f), "--workers", "1"],
                 stderr=subprocess.PIPE, text=True,
             )
             for f in folders

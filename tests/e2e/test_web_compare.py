@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
-import sys
 from pathlib import Path
 
 import docx
 import pytest
+from command import Ran, run_cli
 from site_server import article
 
 import canon
@@ -78,10 +77,8 @@ def test_docx_that_is_not_a_zip(tmp_path: Path, content: bytes) -> None:
 # --- the command line on URLs ------------------------------------------------------------
 
 
-def canon_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "canon", *args], capture_output=True, text=True, timeout=120
-    )
+def canon_cli(*args: str) -> Ran:
+    return run_cli(*args)
 
 
 def test_compare_two_urls(site) -> None:
@@ -147,10 +144,11 @@ def test_cli_web_errors_are_one_line_exit_2(site, path, flags, message) -> None:
     ("url", "message"),
     [
         ("http://canon-test.invalid/", "cannot resolve host"),
-        (f"http://127.0.0.1:{_refused_port()}/", "connection refused"),
+        ("http://127.0.0.1:{refused}/", "connection refused"),  # a port chosen at run time
     ],
 )
 def test_cli_network_errors(url: str, message: str, tmp_path: Path) -> None:
+    url = url.format(refused=_refused_port())
     other = tmp_path / "a.txt"
     other.write_text("раз два три четыре", "utf-8")
     result = canon_cli("compare", url, str(other))

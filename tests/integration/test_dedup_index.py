@@ -5,14 +5,12 @@ recomputed from the stored sets (and said so) — the clusters the same every wa
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from command import run_cli
 from repo_paths import ROOT
 
 from canon.canonical import canonicalize
@@ -161,12 +159,9 @@ def test_an_index_and_sources_together(indexed: Path, tmp_path: Path, workers: i
 
 
 def test_the_command_line_says_when_it_recomputes(indexed: Path, tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    command = [sys.executable, "-m", "canon", "dedup", "--index", str(indexed)]
-    stored = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
-    again = subprocess.run(
-        [*command, "--num-perm", "64"], env=env, capture_output=True, text=True, timeout=120
-    )
+    command = ["dedup", "--index", str(indexed)]
+    stored = run_cli(*command)
+    again = run_cli(*command, "--num-perm", "64")
     assert stored.returncode == again.returncode == 0
     assert "recomputed" not in stored.stderr
     assert "note: signatures recomputed from the index's shingle sets" in again.stderr

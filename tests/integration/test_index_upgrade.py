@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from command import Ran, run_cli
 from corpora import make_corpus, recounted
 from repo_paths import ROOT
 
@@ -198,10 +199,8 @@ def _version(db: Path) -> int:
         return int(raw.execute("PRAGMA user_version").fetchone()[0])
 
 
-def _canon(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "canon", *args], capture_output=True, text=True, timeout=300
-    )
+def _canon(*args: str) -> Ran:
+    return run_cli(*args)
 
 
 def test_an_older_index_is_refused_naming_the_upgrade(old_index) -> None:

@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 import random
 import string
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from command import run_cli
 
 import canon
 from canon.index.store import Index
@@ -141,15 +140,9 @@ def test_the_cli_answers_one_line_and_exit_2(tmp_path: Path, examples: Path) -> 
             canon.IndexRules([canon.get_profile("raw")], k=3),
         )
     draft = examples / "original.txt"
-    command = [sys.executable, "-m", "canon", "check", str(draft), "--index", str(db)]
+    command = ["check", str(draft), "--index", str(db)]
     for entry in ("re:.", "re:(", "re:" + "(" * 100_000):
-        run = subprocess.run(
-            [*command, "--exclude", entry],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=60,
-        )
+        run = run_cli(*command, "--exclude", entry, cwd=ROOT)
         assert run.returncode == 2, run.stderr
         lines = run.stderr.strip().splitlines()
         assert len(lines) == 1 and "exclude" in lines[0], run.stderr

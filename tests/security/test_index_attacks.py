@@ -11,12 +11,11 @@ from __future__ import annotations
 import random
 import shutil
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from command import Ran, run_cli
 from corpora import make_corpus
 
 import canon
@@ -26,14 +25,8 @@ from canon.index.schema import APPLICATION_ID, SCHEMA_VERSION
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def canon_cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "canon", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-    )
+def canon_cli(*args: str | Path) -> Ran:
+    return run_cli(*args, cwd=ROOT)
 
 
 @pytest.fixture(scope="module")
@@ -146,7 +139,7 @@ def test_library_raises_index_file_error(good, tmp_path: Path, make, reason, mes
     assert "\n" not in str(error)
 
 
-def _one_line(result: subprocess.CompletedProcess[str], message: str, listed: bool = False) -> None:
+def _one_line(result: Ran, message: str, listed: bool = False) -> None:
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr and (listed or result.stdout == "")
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("canon: error: ")

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import itertools
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from command import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -153,22 +152,7 @@ def test_dedup_command(tmp_path: Path, examples: Path) -> None:
     (corpus / "b.txt").write_text(text.replace("Чай", "Напиток", 1), "utf-8")
     (corpus / "c.txt").write_text((examples / "rewrite.txt").read_text("utf-8"), "utf-8")
     out = tmp_path / "clusters.jsonl"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "canon",
-            "dedup",
-            str(corpus),
-            "--threshold",
-            "0.8",
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run_cli("dedup", corpus, "--threshold", "0.8", "--out", out)
     assert result.returncode == 0, result.stderr
     (cluster,) = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
     assert cluster["members"] == [str(corpus / "a.txt"), str(corpus / "b.txt")]
@@ -176,25 +160,11 @@ def test_dedup_command(tmp_path: Path, examples: Path) -> None:
     assert "documents 3, clusters 1" in result.stderr
 
     db = tmp_path / "c.db"
-    subprocess.run(
-        [sys.executable, "-m", "canon", "index", "add", str(db), str(corpus)],
-        capture_output=True,
-        check=True,
-        timeout=120,
-    )
-    from_index = subprocess.run(
-        [sys.executable, "-m", "canon", "dedup", "--index", str(db), "--threshold", "0.8"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    added = run_cli("index", "add", db, corpus)
+    assert added.returncode == 0, added.stderr
+    from_index = run_cli("dedup", "--index", db, "--threshold", "0.8")
     (again,) = [json.loads(line) for line in from_index.stdout.splitlines()]
     assert again["members"] == cluster["members"]
 
-    bad = subprocess.run(
-        [sys.executable, "-m", "canon", "dedup", str(corpus), "--threshold", "2"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    bad = run_cli("dedup", corpus, "--threshold", "2")
     assert bad.returncode == 2 and "--threshold must be in (0, 1]" in bad.stderr

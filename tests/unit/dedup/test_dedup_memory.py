@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from command import Ran, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from repo_paths import ROOT
@@ -300,10 +301,8 @@ def test_a_spill_dir_must_be_a_writable_directory(tmp_path: Path) -> None:
         assert info.value.option == "spill_dir"
 
 
-def _canon(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "canon", "dedup", *args]
-    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+def _canon(*args: str, cwd: Path) -> Ran:
+    return run_cli("dedup", *args, cwd=cwd)
 
 
 def test_the_command_line_takes_memory_and_spill_dir(tmp_path: Path) -> None:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import re
 import struct
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from command import run_cli
 from fastapi.testclient import TestClient
 
 import canon
@@ -22,11 +21,6 @@ from canon.uniqueness.against_index import CheckResult, ProfileCheck, SourceMatc
 from canon.web import create_app
 
 HOSTILE = 'Текст <script>alert("x")</script> и "кавычки" \' onmouseover="alert(1)" & прочее'
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "canon", *args], capture_output=True,
-                          text=True, timeout=120)  # fmt: skip
 
 
 def _assert_safe(page: str) -> None:
@@ -44,7 +38,7 @@ def test_compare_html_and_plot(tmp_path: Path, examples: Path) -> None:
     a.write_text(original + "\n" + HOSTILE, "utf-8")
     b.write_text((examples / "rewrite.txt").read_text("utf-8") + "\n" + HOSTILE, "utf-8")
     html, png = tmp_path / "report.html", tmp_path / "sim.png"
-    result = run("compare", str(a), str(b), "--html", str(html), "--plot", str(png))
+    result = run_cli("compare", str(a), str(b), "--html", str(html), "--plot", str(png))
     assert result.returncode == 0, result.stderr
     page = html.read_text("utf-8")
     _assert_safe(page)
@@ -84,7 +78,7 @@ def test_check_html(tmp_path: Path, examples: Path) -> None:
     draft = tmp_path / "draft.txt"
     draft.write_text((examples / "rewrite.txt").read_text("utf-8") + "\n" + HOSTILE, "utf-8")
     html = tmp_path / "check.html"
-    result = run("check", str(draft), str(draft), "--index", str(db), "--html", str(html))
+    result = run_cli("check", str(draft), str(draft), "--index", str(db), "--html", str(html))
     assert result.returncode == 0, result.stderr
     page = html.read_text("utf-8")
     _assert_safe(page)

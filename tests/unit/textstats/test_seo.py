@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from command import Ran, run_cli
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
@@ -336,11 +334,8 @@ def test_long_hostile_texts_take_bounded_time(article: str) -> None:
 # ---------------------------------------------------------------- JSON, CLI and pages
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "canon", *args], capture_output=True, text=True, timeout=120, env=env
-    )
+def _run(*args: str) -> Ran:
+    return run_cli(*args, env={"COLUMNS": "200"})
 
 
 def test_json_has_every_field(tmp_path: Path, article: str) -> None:

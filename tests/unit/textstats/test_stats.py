@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
+from command import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -220,15 +221,10 @@ def test_parts_add_up(words: list[str], top: int) -> None:
 
 
 def test_stats_command(examples) -> None:
-    import subprocess
-    import sys
-
-    result = subprocess.run([sys.executable, "-m", "canon", "stats", str(examples / "original.txt"),
-                             "--json"], capture_output=True, text=True, timeout=60)  # fmt: skip
+    result = run_cli("stats", examples / "original.txt", "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["keywords"][0]["lemma"] == "чай"
     assert data["source"]["source"].endswith("original.txt")
-    empty = subprocess.run([sys.executable, "-m", "canon", "stats", "-"], input="... !!!",
-                           capture_output=True, text=True, timeout=60)  # fmt: skip
+    empty = run_cli("stats", "-", input="... !!!")
     assert empty.returncode == 2 and "has no words" in empty.stderr

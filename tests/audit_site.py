@@ -36,6 +36,9 @@ from dataclasses import dataclass, field
 from html import escape
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+# How often the serving thread looks for shutdown(): a stop takes at most this long.
+POLL = 0.05
+
 NOUNS = (
     "дом сад город река лес поле море берег мост завод рынок школа книга письмо окно дорога "
     "улица площадь башня сосна береза гора долина озеро остров вокзал поезд корабль самолет "
@@ -338,7 +341,7 @@ def serve(delay: float = 0.01, site: dict[str, Page] | None = None) -> Iterator[
     base: list[str] = [""]
     server = _Server(("127.0.0.1", 0), _handler(chosen, log, delay, base))
     base[0] = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(POLL,), daemon=True)
     thread.start()
     try:
         yield Site(base[0], log, chosen)

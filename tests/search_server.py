@@ -34,6 +34,9 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 from xml.sax.saxutils import escape
 
+# How often the serving thread looks for shutdown(): a stop takes at most this long.
+POLL = 0.05
+
 COPIED = (
     "Зелёный чай заваривают водой, которая не успела закипеть: крутой кипяток обваривает "
     "нежные листья, и настой начинает горчить. Опытные чайные мастера советуют дождаться, "
@@ -290,7 +293,7 @@ def serve() -> Iterator[StandIn]:
     server.daemon_threads = True
     stand = StandIn(f"http://127.0.0.1:{server.server_address[1]}")
     server.stand = stand  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(POLL,), daemon=True)
     thread.start()
     try:
         yield stand

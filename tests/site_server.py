@@ -21,6 +21,9 @@ from pathlib import Path
 
 import brotli
 
+# How often the serving thread looks for shutdown(): a stop takes at most this long.
+POLL = 0.05
+
 FIXTURES = Path(__file__).parent / "fixtures" / "site"
 SLOW_SECONDS = 3.0
 # A page title that is markup if a page ever fails to escape it (HTML source: entities).
@@ -186,7 +189,7 @@ def serve() -> Iterator[Site]:
     hits: Counter[str] = Counter()
     agents: list[str] = []
     server = _QuietServer(("127.0.0.1", 0), _handler(routes(), hits, agents))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(POLL,), daemon=True)
     thread.start()
     try:
         yield Site(f"http://127.0.0.1:{server.server_address[1]}", hits, agents)

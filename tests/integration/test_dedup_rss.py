@@ -3,6 +3,8 @@ fresh process (its peak resident memory) as a user's run grows."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import os
 import random
@@ -29,6 +31,7 @@ print(json.dumps({"grown_kb": after - before, "documents": run.result.documents,
 """
 
 
+@pytest.mark.slow
 def test_the_main_process_stays_small_when_sets_spill(tmp_path: Path) -> None:
     """20,000 documents of 300 words: their shingle sets alone are ~48 MB; holding them with
     their signatures grew the process by 125 MB, and spilled it grows by about 11 MB."""

@@ -33,6 +33,7 @@ def pool():
     running.close()
 
 
+@pytest.mark.slow
 def test_a_runaway_job_is_stopped_and_its_worker_replaced(pool: WorkerPool) -> None:
     async def scenario() -> tuple[float, int, int]:
         started = time.monotonic()
@@ -48,6 +49,7 @@ def test_a_runaway_job_is_stopped_and_its_worker_replaced(pool: WorkerPool) -> N
     assert first != os.getpid() and second != os.getpid()  # jobs still run, in other processes
 
 
+@pytest.mark.slow
 def test_a_full_queue_refuses_at_once(pool: WorkerPool) -> None:
     async def scenario() -> list[object]:
         jobs = [pool.run(_spin, 1.0) for _ in range(5)]  # 2 workers + 1 waiting: 2 refused

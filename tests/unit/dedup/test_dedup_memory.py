@@ -205,6 +205,7 @@ def test_walked_buckets_give_the_exact_components(
     assert _components(len(sets), linked.verified) == _components(len(sets), verified)
 
 
+@pytest.mark.slow
 def test_a_bucket_of_thousands_of_copies_is_one_cluster_quickly() -> None:
     """3,000 identical documents would make 4.5 million pairs in every band; walked, they take
     one verification each."""

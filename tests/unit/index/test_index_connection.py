@@ -151,6 +151,7 @@ def _read_only_mount_works() -> bool:
     return probe.returncode == 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _read_only_mount_works(), reason="no private read-only mount here")
 def test_index_on_a_read_only_mount_from_the_command_line(tmp_path: Path) -> None:
     db, texts = _built(tmp_path)

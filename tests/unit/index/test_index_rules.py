@@ -78,6 +78,7 @@ def _add(db: str, folder: str, barrier, results) -> None:  # runs in a child pro
         results.put(("error", type(exc).__name__, str(exc)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("start", ["no file", "empty file", "tables only"])
 def test_concurrent_adds_on_a_new_index_all_succeed(tmp_path: Path, start: str) -> None:
     writers, trials, per_writer = 4, 6, 3

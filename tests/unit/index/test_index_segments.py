@@ -69,6 +69,7 @@ operations = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -104,6 +105,7 @@ def test_lookups_equal_a_model_through_adds_removes_and_merges(
         assert set(docs.tolist()) == set(ids.values())
 
 
+@pytest.mark.slow
 def test_many_batches_merge_into_few_segments_and_check_equals_brute_force(
     tmp_path: Path,
 ) -> None:
@@ -200,6 +202,7 @@ def test_a_reader_keeps_its_snapshot_while_a_writer_merges(tmp_path: Path) -> No
     assert len(list(folder_of(db).glob("*.hashes.npy"))) == 2
 
 
+@pytest.mark.slow
 def test_readers_see_whole_batches_while_an_add_merges(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -338,6 +341,7 @@ def test_a_merge_holds_a_chunk_of_postings_not_the_segments(
     assert peak < 6_000_000  # all at once: 24 MB of inputs and as much again sorted
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("point", ["written", "committed"])
 def test_sigkill_inside_a_merge_loses_nothing(tmp_path: Path, point: str) -> None:
     docs = make_corpus(tmp_path / "docs", 30, seed=4)

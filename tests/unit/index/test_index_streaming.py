@@ -151,6 +151,7 @@ def _open_offset(path: Path) -> int | None:
     return None
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/fdinfo").is_dir(), reason="needs Linux's /proc")
 @pytest.mark.parametrize("workers", [1, 2])
 def test_reading_stays_a_bounded_distance_ahead_of_writing(tmp_path: Path, workers: int) -> None:

@@ -185,6 +185,7 @@ def test_fragment_k_is_the_smallest_k_every_profile_measures() -> None:
     assert fragment_k(canon.compare_table(short, long, ks=(5, 6))) == 5  # none: the first
 
 
+@pytest.mark.slow
 def test_twin_marking_is_linear_on_200k_characters() -> None:
     """Thousands of marks on two ~200k-character texts: the former scan of every window for
     every mark took 5-8 s here; the sweep takes about 0.5 s."""
@@ -268,6 +269,7 @@ def test_compare_view_holds_one_result() -> None:
     assert all(not r.twins for side in view.texts for r in side)
 
 
+@pytest.mark.slow
 def test_the_model_and_html_load_neither_rich_nor_click() -> None:
     probe = (
         "import sys, canon.report.model; assert 'jinja2' not in sys.modules; "

@@ -176,6 +176,7 @@ RUNS = st.lists(st.tuples(RUN_TEXT, st.booleans()), max_size=4)  # (text, page b
 CELLS = st.lists(st.lists(st.lists(RUN_TEXT, min_size=1, max_size=2), min_size=1, max_size=3))
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(
     paragraphs=st.lists(RUNS, max_size=6),
@@ -347,6 +348,7 @@ def _real_pages() -> list[Path]:
     return pages
 
 
+@pytest.mark.slow
 def test_real_pages_pass_the_html_check() -> None:
     pages = _real_pages()
     assert pages

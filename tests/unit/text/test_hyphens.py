@@ -328,6 +328,7 @@ def test_tricks_and_spans_lie_in_the_text(
         assert "-" in trick.original
 
 
+@pytest.mark.slow
 def test_many_hyphenated_and_latin_words_take_bounded_time() -> None:
     """Adversarial input: 100k characters of joined words, hyphen chains and transliterated
     joined words, every one new to the caches (a generous bound against blow-ups)."""

@@ -59,6 +59,7 @@ print(json.dumps([list(tokens), len(parsed)]))
 """
 
 
+@pytest.mark.slow
 def test_a_second_process_is_warm_from_its_first_document(folder: Path) -> None:
     first_tokens, first_parsed = json.loads(_run(_PROBE, folder))
     assert first_parsed > 15  # the first run analysed the text's forms and the stop words
@@ -72,6 +73,7 @@ def test_a_second_process_is_warm_from_its_first_document(folder: Path) -> None:
 _LEARNED = ["сараях", "морями", "кошками", "читающими", "ловившими", "далями", "книгами", "мышами"]
 
 
+@pytest.mark.slow
 def test_index_add_workers_leave_what_they_learned_in_the_file(
     folder: Path, tmp_path: Path
 ) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import time
 
 import numpy as np
@@ -62,6 +64,7 @@ def test_windows_in_quotes_equal_brute_force(starts, quotes, k, step) -> None:
     assert _windows_in_quotes(spans, k, step, count, quotes).tolist() == expected
 
 
+@pytest.mark.slow
 def test_thirty_nine_thousand_quotations_are_checked_in_linear_time(tmp_path) -> None:
     # 39,000 short quotations (195 KB) took two minutes when each was compared with each.
     draft = " ".join(f"«слово{i % 97}» текст про чай" for i in range(39_000))

@@ -352,6 +352,7 @@ def test_a_hangul_filler_between_words_is_a_space_and_inside_a_word_is_removed()
     assert all(text[t.start : t.end] == t.original for t in tricks)
 
 
+@pytest.mark.slow
 def test_hangul_fillers_everywhere_stay_linear() -> None:
     text = "а\u3164" * 100_000
     started = time.perf_counter()

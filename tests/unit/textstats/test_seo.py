@@ -322,6 +322,7 @@ def test_a_phrase_needs_the_fewest_repeats() -> None:
     assert found == {("phrase", "купить чай", 5), ("lemma", "купить", 5), ("lemma", "чай", 5)}
 
 
+@pytest.mark.slow
 def test_long_hostile_texts_take_bounded_time(article: str) -> None:
     for text in (article * 76, "чай " * 50_000, "купить чай. " * 20_000):
         assert len(text) >= 190_000

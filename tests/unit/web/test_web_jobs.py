@@ -93,6 +93,7 @@ def _reference(db: Path, stand: StandIn, **options) -> canon.WebCheck:
 # ------------------------------------------------------------------ the library's stages
 
 
+@pytest.mark.slow
 def test_web_check_reports_its_stages_in_order(stand: StandIn) -> None:
     heard: list[WebProgress] = []
     searxng, options = provider_of(f"searxng:{stand.base}"), FetchOptions(allow_private=True)
@@ -120,6 +121,7 @@ def test_web_check_reports_its_stages_in_order(stand: StandIn) -> None:
 # ------------------------------------------------------------------ the job API
 
 
+@pytest.mark.slow
 def test_a_job_goes_through_the_stages_to_the_result_of_web_check(
     client: TestClient, db: Path, stand: StandIn
 ) -> None:
@@ -170,6 +172,7 @@ def test_a_job_without_the_index_is_the_web_alone(
     assert all("(web)" not in p["profile"] for p in last["result"]["profiles"])
 
 
+@pytest.mark.slow
 def test_a_provider_error_is_a_russian_message_naming_the_provider(
     db: Path, env: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -399,6 +402,7 @@ def test_neither_index_nor_provider_has_no_check_page(
     assert not re.search(r'href="[^"]*/check"', client.get("/").text)
 
 
+@pytest.mark.slow
 def test_a_web_only_job_runs_to_the_result_of_web_check(
     web_only: TestClient, stand: StandIn
 ) -> None:

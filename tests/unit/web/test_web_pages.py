@@ -284,6 +284,7 @@ def _failed_audit(client: TestClient, start: str, seconds: float = 60) -> str:
     return where
 
 
+@pytest.mark.slow
 def test_why_an_audit_failed_is_said_in_russian(tmp_path: Path) -> None:
     from audit_site import serve
 

@@ -3,8 +3,6 @@ fresh process (its peak resident memory) as a user's run grows."""
 
 from __future__ import annotations
 
-import pytest
-
 import json
 import os
 import random
@@ -12,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from repo_paths import ROOT
 
 VOCABULARY = [f"слово{i}" for i in range(4000)]  # as tests/unit/dedup/test_dedup_memory.py

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 import time
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

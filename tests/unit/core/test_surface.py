@@ -13,6 +13,8 @@ import re
 import types
 from pathlib import Path
 
+import pytest
+
 import canon
 
 _PUBLIC_DUNDERS = {"__version__"}

@@ -12,8 +12,8 @@
   reason: for what needs a network service, a search provider's keys, or runs for minutes.
 
 Each document runs in a temporary folder of its own holding a copy of ``examples/``, with the
-lemma cache in a temporary folder, and ``canon`` and ``python`` those of the running
-interpreter.
+lemma cache in a temporary folder, ``canon`` and ``python`` those of the running interpreter,
+and no search provider configured but a ``search.toml`` the example itself writes.
 """
 
 from __future__ import annotations
@@ -38,6 +38,19 @@ COLUMNS = 100  # the terminal width the shown outputs were taken at
 TIMEOUT = 300  # seconds a command may take
 _CWD = "__example_folder__"
 _FLAGS = doctest.ELLIPSIS
+# The reader's own search providers never take part in an example.
+_PRIVATE = frozenset(
+    {
+        "CANON_SEARCH_CONFIG",
+        "CANON_SEARXNG_URL",
+        "CANON_YANDEX_API_KEY",
+        "CANON_YANDEX_FOLDER_ID",
+        "CANON_YANDEX_ENDPOINT",
+        "CANON_GOOGLE_API_KEY",
+        "CANON_GOOGLE_CX",
+        "CANON_GOOGLE_ENDPOINT",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -71,8 +84,9 @@ def parse_session(source: str) -> list[Session]:
     return sessions
 
 
-def _environment() -> dict[str, str]:
-    env = dict(os.environ)
+def _environment(cwd: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key not in _PRIVATE}
+    env["CANON_SEARCH_CONFIG"] = str(Path(cwd) / "search.toml")  # no search provider but the page's
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env.update(COLUMNS=str(COLUMNS), LINES="50", TERM="dumb", NO_COLOR="1", PYTHONUNBUFFERED="1")
@@ -85,7 +99,7 @@ def _run(command: str, cwd: str, *, script: bool = False) -> subprocess.Complete
     return subprocess.run(
         argv,
         cwd=cwd,
-        env=_environment(),
+        env=_environment(cwd),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

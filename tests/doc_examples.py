@@ -1,13 +1,15 @@
 """The examples of README.md and docs/, run as tests (sybil), with their shown output compared.
 
 - A ``console`` block is a terminal session: each ``$ `` line is a command for bash (a line
-  ending in ``\\`` goes on), and the lines up to the next ``$ `` are its expected output,
+  ending in ``\\`` goes on, and so do the ``> `` lines right after it), and the lines up to the next ``$ `` are its expected output,
   standard output and standard error together. ``...`` in the expected output stands for any
   text (doctest's ellipsis); trailing spaces do not count. A command that exits with a status
   other than 0 fails, unless the session shows the status (``; echo "exit $?"``).
 - A ``bash`` block is a script: it runs with ``set -e`` and must succeed; nothing is compared.
 - A ``python`` block runs in the document's namespace; one that starts with ``>>>`` is a
   doctest, its shown values compared (ellipsis on).
+- A server an example starts in the background (``... & echo $! > NAME.pid``) is ended when the
+  document is done, if the example did not end it itself.
 - ``<!-- skip: next "why" -->`` before a block leaves it out, reported as skipped with the
   reason: for what needs a network service, a search provider's keys, or runs for minutes.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 import doctest
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -68,8 +71,8 @@ def parse_session(source: str) -> list[Session]:
     output: list[str] = []
     continued = False
     for line in source.splitlines():
-        if continued:
-            command.append(line)
+        if command and not output and (continued or line.startswith("> ")):
+            command.append(line[2:] if line.startswith("> ") else line)  # "> ": the shell's PS2
         elif line.startswith("$ "):
             if command:
                 sessions.append(Session("\n".join(command), "\n".join(output)))
@@ -153,7 +156,17 @@ def _setup(namespace: dict[str, Any]) -> None:
     os.chdir(folder)
 
 
+def _end_servers(folder: Path) -> None:
+    """End the background processes an example started and named in a ``*.pid`` file."""
+    for pid_file in folder.glob("*.pid"):
+        try:
+            os.kill(int(pid_file.read_text().strip()), signal.SIGTERM)
+        except (ValueError, ProcessLookupError, PermissionError):
+            pass
+
+
 def _teardown(namespace: dict[str, Any]) -> None:
+    _end_servers(Path(namespace[_CWD]))
     cwd, cache = namespace.pop("__previous__")
     os.chdir(cwd)
     if cache is None:

@@ -1,10 +1,11 @@
 """The examples of README.md and docs/, run as tests (sybil), with their shown output compared.
 
 - A ``console`` block is a terminal session: each ``$ `` line is a command for bash (a line
-  ending in ``\\`` goes on, and so do the ``> `` lines right after it), and the lines up to the next ``$ `` are its expected output,
-  standard output and standard error together. ``...`` in the expected output stands for any
-  text (doctest's ellipsis); trailing spaces do not count. A command that exits with a status
-  other than 0 fails, unless the session shows the status (``; echo "exit $?"``).
+  ending in ``\\`` goes on, and so do the ``> `` lines right after it), and the lines up to the
+  next ``$ `` are its expected output, standard output and standard error together. ``...`` in
+  the expected output stands for any text (doctest's ellipsis); trailing spaces do not count.
+  A command that exits with a status other than 0 fails, unless the session shows the status
+  (``; echo "exit $?"``).
 - A ``bash`` block is a script: it runs with ``set -e`` and must succeed; nothing is compared.
 - A ``python`` block runs in the document's namespace; one that starts with ``>>>`` is a
   doctest, its shown values compared (ellipsis on).
@@ -20,6 +21,7 @@ and no search provider configured but a ``search.toml`` the example itself write
 
 from __future__ import annotations
 
+import contextlib
 import doctest
 import os
 import shutil
@@ -159,10 +161,8 @@ def _setup(namespace: dict[str, Any]) -> None:
 def _end_servers(folder: Path) -> None:
     """End the background processes an example started and named in a ``*.pid`` file."""
     for pid_file in folder.glob("*.pid"):
-        try:
+        with contextlib.suppress(ValueError, ProcessLookupError, PermissionError):
             os.kill(int(pid_file.read_text().strip()), signal.SIGTERM)
-        except (ValueError, ProcessLookupError, PermissionError):
-            pass
 
 
 def _teardown(namespace: dict[str, Any]) -> None:
@@ -190,4 +190,3 @@ def docs_sybil() -> Sybil:
         setup=_setup,
         teardown=_teardown,
     )
-

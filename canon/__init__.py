@@ -3,21 +3,21 @@
 The stages, their rooms and their types::
 
     source ─────────► Document ──────────► Canonical ──────────► shingle hashes
-    (sources/:         (text, title,        (canonical.py:        (shingle.py: stable
-     read_source)       method)              tokens, spans,        uint64 per k-word
-                                              one Profile)          window)
+    (sources/:         (text, title,        (canonical.py:        (fingerprints/shingles.py:
+     read_source)       method)              tokens, spans,        stable uint64 per k-word
+                                              one Profile)          window; hashing.py)
         ┌───────────────────────────────────────────────────────────────┘
-        ├─► comparison.py: compare, compare_table ──► Comparison, Table   (two texts)
-        ├─► uniqueness.py: check(text, Index) ─────► CheckResult         (a draft vs an index)
-        ├─► websearch/: web_check(text, provider) ─► WebCheck            (a draft vs the web)
+        ├─► comparison.py: compare, compare_table ──► Comparison, Table     (two texts)
+        ├─► uniqueness/: check(text, Index) ───────► CheckResult           (a draft vs an index)
+        ├─► uniqueness/web/: web_check(text, provider) ─► WebCheck         (a draft vs the web)
         │     attribution.py (sources ↔ fragments), verdict.py (copied, rewritten, unique)
-        └─► sketch.py, lsh.py ─► dedup/: dedup_corpus ─► DedupResult      (a corpus)
+        └─► fingerprints/ (minhash, lsh) ─► dedup/: dedup_corpus ─► DedupResult  (a corpus)
               audit/: audit_site (crawl, findings, CSV/XLSX/HTML) ─► AuditResult (a site)
 
-Around them: ``profile.py`` (the rules, ``Profile``), ``text/`` (normalization, tokens,
-lemmas, word lists, quotations), ``index/`` (the SQLite index and ``add_sources``),
-``measures.py`` (set measures), ``textstats.py`` (water, nausea, Zipf), ``errors.py`` (the
-``CanonError`` tree), ``report/`` (terminal, HTML, plot), ``cli/`` and ``web/``.
+Around them: ``profile.py`` (the rules, ``Profile``), ``text/`` (normalization, tokens, lemmas, word
+lists, quotations), ``index/`` (the SQLite index and ``add_sources``), ``fingerprints/measures.py``
+(set measures), ``textstats.py`` (water, nausea, Zipf), ``errors.py`` (the ``CanonError`` tree),
+``report/`` (terminal, HTML, plot), ``cli/`` and ``web/``.
 
 ``import canon`` loads only the errors; every other name here is imported on first use.  The
 site audit, the web service, plots and the Dask engine need extras (``pip install

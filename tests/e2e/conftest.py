@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from serving import uvicorn_serving
 
 import canon
 from canon import Index
@@ -76,12 +73,6 @@ def browser() -> Iterator[object]:
         launched.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 class Served:
     def __init__(self, url: str, db: Path) -> None:
         self.url = url
@@ -110,25 +101,6 @@ def served(tmp_path_factory: pytest.TempPathFactory, examples_dir: Path) -> Iter
         )
     with uvicorn_serving(create_app(db)) as url:
         yield Served(url, db)
-
-
-@contextmanager
-def uvicorn_serving(app: object) -> Iterator[str]:
-    """``app`` served by a real uvicorn on a free port of 127.0.0.1: its address."""
-    import uvicorn
-
-    config = uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning")
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not running.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{config.port}"
-    finally:
-        running.should_exit = True
-        thread.join(timeout=15)
 
 
 def _keep_screenshot(opened: object, request: pytest.FixtureRequest) -> None:

@@ -12,7 +12,6 @@ holds each search a while, so that the stages last long enough to be seen.
 from __future__ import annotations
 
 import re
-import socket
 import threading
 import time
 import urllib.request
@@ -21,8 +20,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from conftest import uvicorn_serving
 from search_server import DRAFT, StandIn, serve
+from serving import uvicorn_serving
 
 import canon
 from canon import CheckSettings, SearchSettings
@@ -56,12 +55,6 @@ class _Relay(BaseHTTPRequestHandler):
 class WebServed:
     def __init__(self, url: str, db: Path, stand: StandIn, relay: ThreadingHTTPServer) -> None:
         self.url, self.db, self.stand, self.relay = url, db, stand, relay
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

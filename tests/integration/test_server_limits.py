@@ -9,6 +9,7 @@ import time
 import httpx
 import pytest
 import uvicorn
+from serving import free_port
 
 from canon.web import create_app
 from canon.web.server import ServerLimits, config
@@ -16,15 +17,9 @@ from canon.web.server import ServerLimits, config
 pytestmark = pytest.mark.network
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
-    port = _free_port()
+    port = free_port()
     limits = ServerLimits(head_timeout=1.0, keep_alive=1.0, max_head=4096, max_connections=50)
     running = uvicorn.Server(config(create_app(body_timeout=1.0), "127.0.0.1", port, limits))
     thread = threading.Thread(target=running.run, daemon=True)

@@ -7,7 +7,6 @@ tree: the server and its worker processes), see whether it still answers, and st
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -18,14 +17,9 @@ from pathlib import Path
 
 import httpx
 import psutil
+from serving import free_port
 
 __all__ = ["LiveServer", "live_server"]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass
@@ -66,7 +60,7 @@ class LiveServer:
 @contextmanager
 def live_server(*args: str, env: dict[str, str] | None = None) -> Iterator[LiveServer]:
     """``canon serve ARGS`` on a free loopback port, until the block ends."""
-    port = _free_port()
+    port = free_port()
     command: Sequence[str] = [sys.executable, "-m", "canon", "serve", "--port", str(port), *args]
     process = subprocess.Popen(
         command,

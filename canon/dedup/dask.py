@@ -64,11 +64,13 @@ def connect(
             yield client
         return
     with (
-        LocalCluster(  # distributed documents None (no dashboard) but annotates only str
+        LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,  # pyright: ignore[reportArgumentType]
+            # The scheduler's HTTP server starts even without a dashboard: on a free port, so
+            # that a second cluster on the machine (port 8787 taken) adds no warning to stderr.
+            dashboard_address=":0",
         ) as cluster,
         Client(cluster) as client,
     ):

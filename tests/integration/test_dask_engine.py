@@ -6,6 +6,8 @@ import json
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import numpy as np
@@ -101,16 +103,27 @@ def test_dedup_command_with_the_dask_engine(tmp_path: Path, examples: Path) -> N
     for name, body in (("a", text), ("b", text.replace("Чай", "Напиток", 1)), ("c", "новый")):
         (tmp_path / f"{name}.txt").write_text(body, "utf-8")
     runs = {}
-    for engine in ("local", "dask"):
-        result = subprocess.run(
-            [sys.executable, "-m", "canon", "dedup", str(tmp_path), "--engine", engine,
-             "--workers", "2"],
-            capture_output=True, text=True, timeout=180,
-        )  # fmt: skip
-        runs[engine] = [json.loads(line) for line in result.stdout.splitlines()]
-        assert result.returncode == 3  # c.txt is too short: listed as a failure (some failed)
-        assert "c.txt" in result.stderr
+    with _port_taken(8787):  # Dask's default dashboard port, as when another cluster runs
+        for engine in ("local", "dask"):
+            result = subprocess.run(
+                [sys.executable, "-m", "canon", "dedup", str(tmp_path), "--engine", engine,
+                 "--workers", "2"],
+                capture_output=True, text=True, timeout=180,
+            )  # fmt: skip
+            runs[engine] = [json.loads(line) for line in result.stdout.splitlines()]
+            assert result.returncode == 3  # c.txt is too short: listed as a failure (some failed)
+            assert "c.txt" in result.stderr
+            assert "Warning" not in result.stderr  # canon's lines alone
     assert runs["dask"] == runs["local"] and len(runs["local"]) == 1
+
+
+@contextmanager
+def _port_taken(port: int) -> Iterator[None]:
+    with socket.socket() as holder:
+        with suppress(OSError):  # taken already: by another cluster, which is the point
+            holder.bind(("127.0.0.1", port))
+            holder.listen()
+        yield
 
 
 def test_a_worker_killed_mid_job_changes_nothing(tmp_path: Path) -> None:

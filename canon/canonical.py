@@ -23,6 +23,7 @@ from .profile import Profile, get_profile
 from .text import hyphens, latin, lemmatize, translit
 from .text.lemma_cache import table_file
 from .text.lemmatize import base_forms, parts_of_speech
+from .text.lookalikes import Folded, fold_lookalikes
 from .text.normalize import Normalized, normalize
 from .text.repairs import Repaired, repair_words
 from .text.tokenize import (
@@ -179,6 +180,19 @@ def _steps_of(text: str, profile: Profile) -> _Steps:
 
 
 def _normalized(text: str, profile: Profile) -> Normalized:
+    return _normalized_folded(text, profile)[0]
+
+
+def _normalized_folded(text: str, profile: Profile) -> tuple[Normalized, tuple[Folded, ...]]:
+    """The text normalized, after the characters posing as Russian letters were put back
+    (one for one, so offsets hold) when the profile folds look-alikes of every script."""
+    prefolds: tuple[Folded, ...] = ()
+    if profile.fold_confusables and profile.fold_all_lookalikes:
+        text, prefolds = fold_lookalikes(text)
+    return _normalize(text, profile), prefolds
+
+
+def _normalize(text: str, profile: Profile) -> Normalized:
     return normalize(
         text,
         form=profile.unicode_form,
@@ -354,10 +368,20 @@ def _look_alike_folds(
     )
 
 
+def _with_prefolds(prefolds: tuple[Folded, ...], folds: tuple[Fold, ...]) -> tuple[Fold, ...]:
+    """The folds made before normalization and after it, in text order; a word folded before
+    is not reported again."""
+    if not prefolds:
+        return folds
+    before = [Fold(f.start, f.end, f.original, f.folded) for f in prefolds]
+    after = [f for f in folds if not any(f.start < b.end and b.start < f.end for b in before)]
+    return tuple(sorted(before + after, key=lambda f: (f.start, f.end)))
+
+
 def canonicalize(text: str, profile: str | Profile = "lemma") -> Canonical:
     """The canonical tokens of ``text`` under ``profile`` (a built-in name or a Profile)."""
     profile = get_profile(profile)
-    norm = _normalized(text, profile)
+    norm, prefolds = _normalized_folded(text, profile)
     surface, short = _surface(norm, profile)
     if _is_identity(profile):
         steps = _Steps(norm, surface, Repaired(surface))
@@ -368,7 +392,9 @@ def canonicalize(text: str, profile: str | Profile = "lemma") -> Canonical:
     table = _table(profile, forms, distinct if forms is surface else None)
     tokens = list(filter(None, map(table.__getitem__, forms)))  # "": dropped
     folds = (
-        _look_alike_folds(text, norm, surface, short, profile) if profile.fold_confusables else ()
+        _with_prefolds(prefolds, _look_alike_folds(text, norm, surface, short, profile))
+        if profile.fold_confusables
+        else ()
     )
     steps = _Steps(norm, surface, repaired)
     return Canonical(tuple(tokens), profile, folds, len(forms) - len(tokens), text, steps)

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from .errors import OptionError, ProfileError
 from .text.form import CANONICAL_FORM_VERSION
 from .text.lemmatize import analyzer_version
+from .text.lookalikes import version as lookalike_version
 from .text.translit import versions as translit_versions
 from .text.wordlists import list_words, read_synonyms, resolve_list
 
@@ -57,9 +58,11 @@ class Profile:
       run of them between words is a space; reported as ``invisible`` tricks.
     - ``fold_confusables``: a word mixing Cyrillic with Latin look-alike letters (``сoбака``
       with a Latin ``o``) is written in Cyrillic; each fold is reported.
-    - ``fold_all_lookalikes``: with ``fold_confusables``, Greek letters (``ο α ε ρ κ χ τ``...)
-      and Latin small capitals with Cyrillic twins are folded too, and a short word typed in
-      look-alike letters only (Latin ``c`` for ``с``) is folded next to Cyrillic words.
+    - ``fold_all_lookalikes``: with ``fold_confusables``, every character that the Unicode
+      confusables data gives as a twin of a Russian letter, of any script or block, is folded
+      in the original text before normalization, digits and signs where the dictionary says
+      so (:mod:`canon.text.lookalikes`); and a short word typed in look-alike letters only
+      (Latin ``c`` for ``с``) is folded next to Cyrillic words.
     - ``repair_hyphens``: a hyphenated word that pymorphy3's dictionary does not have is read
       as the words it stands for: parts that join into a dictionary word are joined
       (``начин-ается`` → ``начинается``), otherwise parts that are dictionary words are split
@@ -174,11 +177,14 @@ def _fingerprint(profile: Profile) -> str:
 
 
 def _repair_versions(profile: Profile) -> dict[str, str]:
-    """The dictionary and word data the repairs read: hyphens, transliteration, and the
-    invisible characters typed for spaces."""
+    """The dictionary and word data the repairs read: hyphens, transliteration, the
+    invisible characters typed for spaces, and the look-alikes of every script."""
     versions = {}
-    if profile.repair_hyphens or profile.transliterate or profile.drop_ignorables:
+    wide = profile.fold_confusables and profile.fold_all_lookalikes
+    if profile.repair_hyphens or profile.transliterate or profile.drop_ignorables or wide:
         versions["dictionary"] = analyzer_version("lemma")
+    if wide:
+        versions["lookalikes"] = lookalike_version()
     if profile.transliterate or profile.drop_ignorables:
         versions["transliteration"] = translit_versions()
     return versions

@@ -8,4 +8,4 @@ from __future__ import annotations
 
 __all__ = ["CANONICAL_FORM_VERSION"]
 
-CANONICAL_FORM_VERSION = 4
+CANONICAL_FORM_VERSION = 5

@@ -1,0 +1,118 @@
+"""Characters posing as Russian letters, of every script the Unicode confusables data knows,
+put back before normalization: every twin, digits and signs where the dictionary says so, and
+real words of other scripts, numbers and abbreviations left as typed."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+
+import canon
+from canon.text.lookalikes import RUSSIAN, fold_lookalikes, twins
+
+SENTENCE = "Большая собака долго лаяла на соседского кота возле старого забора"
+
+
+def _tokens(text: str) -> tuple[str, ...]:
+    return canon.canonicalize(text, "lemma").tokens
+
+
+CLEAN = _tokens(SENTENCE)
+
+
+def _posing(char: str, letter: str) -> str:
+    """SENTENCE with ``char`` for every ``letter`` (upper case letters: the words capitalized)."""
+    if letter.isupper():
+        words = [w.capitalize() for w in SENTENCE.split()]
+        return " ".join(w.replace(letter, char) for w in words)
+    return SENTENCE.replace(letter, char)
+
+
+def test_the_twins_come_from_the_confusables_data_and_keep_case() -> None:
+    table = twins()
+    assert table["o"] == "о" and table["O"] == "О" and table["0"] == "О"
+    assert table["B"] == "В" and table["b"] == "Ь"  # as they look: B is В, b is Ь
+    assert table["ϲ"] == "с" and table["ο"] == "о" and table["օ"] == "о"  # Greek, Armenian
+    assert table["ᴋ"] == "к" and table["𝐨"] == "о" and table["ｐ"] == "р"
+    assert not set(table) & set(RUSSIAN)
+    assert len(table) > 500
+
+
+def test_every_twin_of_a_letter_in_the_sentence_is_read_as_that_letter() -> None:
+    present = set(SENTENCE) | {w[0].upper() for w in SENTENCE.split()}
+    broken = []
+    for char, letter in sorted(twins().items()):
+        if letter not in present:
+            continue
+        text = _posing(char, letter)
+        if _tokens(text) != CLEAN:
+            broken.append(f"U+{ord(char):04X} {unicodedata.name(char, '?')} for {letter}")
+    assert not broken, broken
+
+
+def test_a_lunate_sigma_is_folded_before_normalization_makes_it_a_sigma() -> None:
+    assert unicodedata.normalize("NFKC", "ϲ").casefold() == "σ"
+    folded = canon.canonicalize("ϲобака лает", "lemma")
+    assert folded.tokens == ("собака", "лаять")
+    assert [(t.kind, t.original, t.repaired) for t in folded.tricks] == [
+        ("lookalike", "ϲобака", "собака")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("с0бака", "собака"),  # a digit with a twin
+        ("3абор", "забор"),
+        ("ли6ерал", "либерал"),
+        ("с০бака", "собака"),  # a Bengali digit zero
+        ("с@бака", "собака"),  # a sign with no twin, between letters: the dictionary decides
+        ("с4ёт", "счёт"),
+        ("к#т", "кот"),
+        ("сос$дка", "соседка"),
+    ],
+)
+def test_digits_and_signs_for_letters_make_the_dictionary_word(typed: str, read: str) -> None:
+    text, folds = fold_lookalikes(f"Вот {typed} здесь")
+    assert [(f.start, f.end, f.original, f.folded) for f in folds] == [
+        (4, 4 + len(typed), typed, read)
+    ]
+    assert len(text) == len(f"Вот {typed} здесь")  # one character for one: offsets hold
+    assert _tokens(f"Вот {typed} здесь") == _tokens(f"Вот {read} здесь")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "5го мая",  # the 5th: a digit at the edge without a twin is a number
+        "30км пути",
+        "3d-принтер и seo-специалист",
+        "COVID-19 и Wi-Fi",
+        "т.е. и т.д.",
+        "1С:Бухгалтерия",
+        "її та є",  # Ukrainian letters are letters, not look-alikes
+        "кошка+собака",  # no word of the dictionary: the sign stays
+        "ООО «Ромашка»",
+        "email: ivan@mail.ru",
+    ],
+)
+def test_numbers_abbreviations_and_real_words_stay_as_typed(text: str) -> None:
+    assert fold_lookalikes(text) == (text, ())
+
+
+def test_a_segment_with_a_letter_that_has_no_twin_is_a_real_word() -> None:
+    assert fold_lookalikes("Ⓐбв и ѯабор")[1] == ()
+
+
+def test_each_fold_is_reported_where_it_was_typed() -> None:
+    text = "Дом, где живёт сoбака, и 3абор."
+    tricks = canon.canonicalize(text, "lemma").tricks
+    assert [(t.original, t.repaired, text[t.start : t.end]) for t in tricks] == [
+        ("сoбака", "собака", "сoбака"),
+        ("3абор", "забор", "3абор"),
+    ]
+
+
+def test_the_raw_profile_folds_nothing() -> None:
+    assert canon.canonicalize("с0бака ϲобака", "raw").tokens == ("с0бака", "σобака")  # NFKC

@@ -111,6 +111,7 @@ class Canonical:
             or profile.drop_ignorables
             or profile.repair_hyphens
             or profile.transliterate
+            or profile.repair_spacing
             or self.folds
         ):
             return ()
@@ -226,7 +227,7 @@ def _repaired(
 ) -> Repaired:
     """The words after the hyphen and transliteration repairs the profile asks for (and their
     spans in the normalized text, with ``spans``)."""
-    if not (profile.repair_hyphens or profile.transliterate):
+    if not (profile.repair_hyphens or profile.transliterate or profile.repair_spacing):
         return Repaired(surface)
     return repair_words(
         norm,
@@ -234,6 +235,7 @@ def _repaired(
         keep_hyphens=profile.keep_hyphens,
         hyphens=profile.repair_hyphens,
         translit=profile.transliterate,
+        spacing=profile.repair_spacing,
         spans=spans,
         distinct=distinct,
     )
@@ -245,6 +247,7 @@ def _is_identity(profile: Profile) -> bool:
         profile.fold_confusables
         or profile.repair_hyphens
         or profile.transliterate
+        or profile.repair_spacing
         or profile.morphology != "none"
         or profile.stopwords
         or profile.drop_pos

@@ -77,6 +77,10 @@ class Profile:
       ``google``; a short one only beside English words), it has a capital after its first
       letter (``SEO``, ``iPhone``) or it is part of an address; reported as ``translit``
       tricks (see :mod:`canon.text.latin`).
+    - ``repair_spacing``: a run of single Russian letters spaced apart (``с о б а к а``) is
+      read as the dictionary words they spell, reported as ``spacing`` tricks; with
+      ``repair_hyphens``, a word cut by a line break (``сло-`` / ``во``, or a soft hyphen at
+      the line's end) is one word when the dictionary has it (:mod:`canon.text.spacing`).
     - ``morphology``: ``"none"``, ``"lemma"`` (pymorphy3 normal forms) or ``"stem"`` (Snowball).
     - ``stopwords``: word lists (built-in names, ``nltk:russian``, or file paths) whose words
       are dropped, matched after the same normalization as the text.
@@ -100,6 +104,7 @@ class Profile:
     fold_all_lookalikes: bool = False
     repair_hyphens: bool = False
     transliterate: bool = False
+    repair_spacing: bool = False
     morphology: Morphology = "none"
     stopwords: tuple[str, ...] = ()
     keep_negation: bool = True
@@ -181,7 +186,8 @@ def _repair_versions(profile: Profile) -> dict[str, str]:
     invisible characters typed for spaces, and the look-alikes of every script."""
     versions = {}
     wide = profile.fold_confusables and profile.fold_all_lookalikes
-    if profile.repair_hyphens or profile.transliterate or profile.drop_ignorables or wide:
+    words = profile.repair_hyphens or profile.transliterate or profile.repair_spacing
+    if words or profile.drop_ignorables or wide:
         versions["dictionary"] = analyzer_version("lemma")
     if wide:
         versions["lookalikes"] = lookalike_version()
@@ -197,6 +203,7 @@ REPAIRS: dict[str, tuple[str, ...]] = {
     "invisible": ("drop_ignorables",),
     "hyphen": ("repair_hyphens",),
     "translit": ("transliterate",),
+    "spacing": ("repair_spacing",),
 }
 
 
@@ -233,6 +240,7 @@ _LEMMA_RULES: dict[str, Any] = {  # checked by Profile itself
     "fold_all_lookalikes": True,
     "repair_hyphens": True,
     "transliterate": True,
+    "repair_spacing": True,
     "stopwords": ("ru", "en", "water-ru"),
     "keep_negation": True,
 }

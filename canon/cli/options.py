@@ -76,7 +76,7 @@ def profile_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "--repairs",
             metavar="KINDS",
             help="The repairs against tricks to make, comma-separated: lookalike, mark, "
-            "invisible, hyphen, translit; or all, none (default: all).",
+            "invisible, hyphen, translit, spacing; or all, none (default: all).",
         ),
         click.option(
             "--drop-pos",

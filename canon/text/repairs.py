@@ -22,6 +22,7 @@ from typing import Literal
 from .hyphens import HyphenRepair, hyphen_sites, repair_hyphenated
 from .latin import LatinWord, russian_words
 from .normalize import Normalized
+from .spacing import Joined, line_break_joins, spaced_letter_joins
 from .tokenize import hyphen_text, word_offsets
 
 __all__ = ["Repair", "Repaired", "repair_words"]
@@ -30,7 +31,7 @@ _HYPHENS = re.compile("[-\u2010\u2011]")
 _SHORT_INNER = 3  # a lower-case word inside a name: Ростов-на-Дону
 _WORDS = {False: re.compile(r"[^\W_]+"), True: re.compile(r"[^\W_]+(?:-[^\W_]+)*")}
 
-RepairKind = Literal["hyphen", "translit"]
+RepairKind = Literal["hyphen", "translit", "spacing"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +179,14 @@ def _offsets(
     return out + offsets[index:]
 
 
+def _original(norm: Normalized, start: int, end: int) -> str:
+    return norm.original[slice(*norm.span(start, end))]
+
+
+def _joined(kind: RepairKind, joined: Joined) -> Located:
+    return None, Repair(kind, joined.start, joined.end, joined.forms, joined.spans)
+
+
 def repair_words(
     norm: Normalized,
     words: list[str],
@@ -185,17 +194,24 @@ def repair_words(
     keep_hyphens: bool,
     hyphens: bool,
     translit: bool,
+    spacing: bool = False,
     spans: bool = False,
     distinct: set[str] | None = None,
 ) -> Repaired:
     """The words of ``norm`` (as tokenized, short look-alike words folded) after the hyphen
-    repair (``hyphens``) and transliteration (``translit``); ``spans`` asks for the words'
+    repair (``hyphens``, line-end hyphenation included), transliteration (``translit``) and
+    the spaced-letter repair (``spacing``: :mod:`canon.text.spacing`); ``spans`` asks for the words'
     spans in the normalized text too, ``distinct`` is ``set(words)`` when the caller has it.
     When nothing is repaired, ``words`` itself is returned."""
     text = hyphen_text(norm)
     repairs: list[Located] = []
     if hyphens and "-" in text:
         repairs += _hyphen_repairs(norm, text, words, keep_hyphens)
+    if hyphens:
+        breaks = line_break_joins(text, lambda a, b: "\u00ad" in _original(norm, a, b))
+        repairs += [_joined("hyphen", joined) for joined in breaks]
+    if spacing:
+        repairs += [_joined("spacing", joined) for joined in spaced_letter_joins(text)]
     if translit:
         latin = russian_words(norm, text, words, keep_hyphens=keep_hyphens, distinct=distinct)
         repairs += [(None, _translit_repair(word, hyphens)) for word in latin]

@@ -24,7 +24,7 @@ from .tokenize import Fold
 
 __all__ = ["Trick", "find_tricks", "repair_tricks"]
 
-TrickKind = Literal["lookalike", "mark", "invisible", "hyphen", "translit"]
+TrickKind = Literal["lookalike", "mark", "invisible", "hyphen", "translit", "spacing"]
 
 
 @dataclass(frozen=True, slots=True)

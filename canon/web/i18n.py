@@ -62,6 +62,7 @@ MODEL_WORDS = (
     N_("invisible characters"),
     N_("hyphen"),
     N_("transliteration"),
+    N_("spaced letters"),
     N_("text"),
     N_("Word document"),
     N_("main text by trafilatura"),

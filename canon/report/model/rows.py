@@ -187,6 +187,7 @@ _TRICK_KINDS = {
     "invisible": "invisible characters",
     "hyphen": "hyphen",
     "translit": "transliteration",
+    "spacing": "spaced letters",
 }
 
 

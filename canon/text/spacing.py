@@ -1,0 +1,158 @@
+"""Words cut apart by spaces or line breaks → the words a reader sees, by the dictionary.
+
+Two ways to cut words that a reader barely notices but that make every shingle new:
+
+- **letters spaced apart** (``с о б а к а  л а е т``, with ordinary or typographic spaces,
+  which NFKC makes ordinary): a run of four or more single Russian letters, separated by
+  white space within a line, is read as the dictionary words its letters spell.  Where the
+  gaps differ (one space between letters, two or a wider one between words), the wider gaps
+  are the word boundaries; otherwise the letters are split into the fewest dictionary words
+  (the likeliest by wordfreq when there are several ways).  A run that the dictionary cannot
+  split into words of two letters or more on average is left alone (``в с у`` stays);
+- **line-end hyphenation** (``сло-`` at the end of a line, ``во`` on the next; or a soft hyphen
+  there, which the rules remove): two pieces around a line break are one word when together
+  they are a dictionary word, and, without a hyphen, when they are not both words already
+  (``кот`` / ``матрос`` stay two).
+
+Each repair is found in the normalized text (casefolded, invisible characters gone) and
+reported: ``spacing`` for spaced letters, ``hyphen`` for line-end hyphenation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import pairwise
+
+from .frequency import zipf
+from .lemmatize import is_known
+
+__all__ = ["Joined", "line_break_joins", "spaced_letter_joins"]
+
+_ONE_LETTER_WORDS = frozenset("авиксуоя")
+_MIN_LETTERS = 4
+_MIN_MEAN = 2.0  # letters per word the split must reach
+_MAX_RUN = 400  # letters of one run split at most: bounded work
+_MAX_WORD = 24  # letters of one word of the split at most
+_SPACED = re.compile(r"(?<![^\W_])[а-яё](?:[^\S\n]+[а-яё]){3,}(?![^\W_])")
+_LETTER = re.compile(r"[а-яё]")
+_BROKEN = re.compile(r"(?<![^\W_])([а-яё]+)(-?)[^\S\n]*\n[^\S\n]*([а-яё]+)(?![^\W_])")
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """Characters ``[start, end)`` of the normalized text read as the words ``forms``, each at
+    its span in ``spans``."""
+
+    start: int
+    end: int
+    forms: tuple[str, ...]
+    spans: tuple[tuple[int, int], ...]
+
+
+def spaced_letter_joins(text: str) -> list[Joined]:
+    """Runs of spaced single letters in ``text`` (normalized) and the words they spell."""
+    if _SPACED.search(text) is None:
+        return []
+    joins = []
+    for run in _SPACED.finditer(text):
+        letters = [(m.start(), m.group()) for m in _LETTER.finditer(run.group())]
+        if len(letters) > _MAX_RUN:
+            continue
+        split = _split_run(run.group(), letters)
+        if split is not None:
+            start = run.start()
+            spans = tuple((start + a, start + b) for a, b in split[1])
+            joins.append(Joined(start, run.end(), split[0], spans))
+    return joins
+
+
+def _split_run(
+    run: str, letters: list[tuple[int, str]]
+) -> tuple[tuple[str, ...], list[tuple[int, int]]] | None:
+    """The words of one run and their spans within it; None when the letters spell none."""
+    groups = _groups(run, letters)
+    forms: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for group in groups:
+        word_lengths = _fewest_words("".join(c for _, c in group))
+        if word_lengths is None:
+            return None
+        at = 0
+        for length in word_lengths:
+            piece = group[at : at + length]
+            forms.append("".join(c for _, c in piece))
+            spans.append((piece[0][0], piece[-1][0] + 1))
+            at += length
+    if len(letters) / len(forms) < _MIN_MEAN:
+        return None
+    return tuple(forms), spans
+
+
+def _groups(run: str, letters: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
+    """The letters grouped by the wider gaps, when the gaps differ; all in one group else."""
+    gaps = [b - a for (a, _), (b, _) in pairwise(letters)]
+    narrow = min(gaps)
+    groups: list[list[tuple[int, str]]] = [[letters[0]]]
+    for gap, letter in zip(gaps, letters[1:]):
+        if gap > narrow:
+            groups.append([])
+        groups[-1].append(letter)
+    return groups
+
+
+def _known(word: str) -> bool:
+    if len(word) == 1:
+        return word in _ONE_LETTER_WORDS
+    return len(word) <= _MAX_WORD and is_known(word)
+
+
+def _fewest_words(letters: str) -> list[int] | None:
+    """The lengths of the fewest dictionary words that spell ``letters`` (the likeliest
+    split among equals), or None."""
+    n = len(letters)
+    # best[i]: (words, -frequency) of the best split of letters[:i], and its last word's length
+    best: list[tuple[int, float, int] | None] = [None] * (n + 1)
+    best[0] = (0, 0.0, 0)
+    for end in range(1, n + 1):
+        for length in range(1, min(end, _MAX_WORD) + 1):
+            before = best[end - length]
+            word = letters[end - length : end]
+            if before is None or not _known(word):
+                continue
+            score = (before[0] + 1, before[1] - zipf(word), length)
+            current = best[end]
+            if current is None or score[:2] < current[:2]:
+                best[end] = score
+    if best[n] is None:
+        return None
+    lengths = []
+    at = n
+    while at:
+        step = best[at]
+        assert step is not None
+        lengths.append(step[2])
+        at -= step[2]
+    return lengths[::-1]
+
+
+def line_break_joins(
+    text: str, soft_hyphen: Callable[[int, int], bool] = lambda start, end: False
+) -> list[Joined]:
+    """Words of ``text`` (normalized) cut by a line break, with or without a hyphen, that
+    the dictionary reads as one; ``soft_hyphen(start, end)`` tells whether the original text
+    had a soft hyphen in the gap ``[start, end)`` of the normalized one (the rules removed it)."""
+    if "\n" not in text:
+        return []
+    joins = []
+    for found in _BROKEN.finditer(text):
+        head, hyphen, tail = found.groups()
+        word = head + tail
+        if not is_known(word):
+            continue
+        marked = hyphen or soft_hyphen(found.end(1), found.start(3))
+        if not marked and _known(head) and _known(tail):
+            continue
+        joins.append(Joined(found.start(), found.end(), (word,), ((found.start(), found.end()),)))
+    return joins

@@ -1,0 +1,81 @@
+"""Words cut apart by spaces or line breaks are read as the words a reader sees: letters spaced
+apart by any space character, and line-end hyphenation with a hyphen or a soft hyphen."""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+
+import pytest
+
+import canon
+from canon.text.spacing import line_break_joins, spaced_letter_joins
+
+SENTENCE = "Большая собака долго лаяла на соседского кота возле старого забора"
+CLEAN = canon.canonicalize(SENTENCE, "lemma").tokens
+
+# Every space separator of Unicode (category Zs), and the invisible separators that
+# copywriters put between letters instead.
+SPACES = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Zs"]
+INVISIBLE = ["\u200b", "\u2060", "\u2063", "\u3164", "\u115f"]
+
+
+def _spaced(text: str, gap: str, between_words: str) -> str:
+    return between_words.join(gap.join(word) for word in text.split())
+
+
+@pytest.mark.parametrize("gap", SPACES + INVISIBLE, ids=lambda c: f"U+{ord(c):04X}")
+def test_letters_spaced_by_any_space_read_as_the_words(gap: str) -> None:
+    # Words apart by wider gaps of the same character too; not for the Hangul fillers, which
+    # the invisible-character rules read first (where they outnumber spaces, as spaces or not
+    # by the dictionary, run by run).
+    widths = ("  ", " ") if gap in "\u3164\u115f" else ("  ", gap * 3, " ")
+    for between in widths:
+        text = _spaced(SENTENCE, gap, between)
+        assert canon.canonicalize(text, "lemma").tokens == CLEAN, (repr(gap), repr(between))
+
+
+def test_a_spaced_run_is_reported_once_with_its_words() -> None:
+    text = "Эта с о б а к а  л а е т громко"
+    tricks = canon.canonicalize(text, "lemma").tricks
+    assert [(t.kind, text[t.start : t.end], t.repaired) for t in tricks] == [
+        ("spacing", "с о б а к а  л а е т", "собака лает")
+    ]
+
+
+def test_the_fewest_words_when_the_gaps_are_all_alike() -> None:
+    (joined,) = spaced_letter_joins("с о б а к а л а е т")
+    assert joined.forms == ("собака", "лает")
+    assert [("с о б а к а л а е т"[a:b]) for a, b in joined.spans] == ["с о б а к а", "л а е т"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "а и в",  # three one-letter words: too short a run
+        "в с у и к",  # letters that spell no words of two letters or more on average
+        "ж ж ж ж ж",
+        "и т. д. и т. п.",
+    ],
+)
+def test_runs_of_real_one_letter_words_stay(text: str) -> None:
+    assert spaced_letter_joins(canon.canonicalize(text, "raw").text.casefold()) == []
+
+
+@pytest.mark.parametrize("cut", ["-\n", "-\r\n", "\u00ad\n", "\u00ad \n", "- \n  "])
+def test_line_end_hyphenation_is_joined(cut: str) -> None:
+    text = f"Большая собака долго ла{cut}яла на соседского кота возле ста{cut}рого забора"
+    folded = canon.canonicalize(text, "lemma")
+    assert folded.tokens == CLEAN
+    assert sum(t.kind == "hyphen" for t in folded.tricks) == 2
+
+
+def test_two_words_on_two_lines_stay_two() -> None:
+    assert line_break_joins("кот\nматрос") == []
+    assert line_break_joins("из-\nза") == []  # no word «изза»: the hyphen rules' business
+    assert canon.canonicalize("кот\nматрос", "lemma").tokens == ("кот", "матрос")
+
+
+def test_a_long_run_is_bounded() -> None:
+    text = " ".join("абвгд" * 200)
+    assert spaced_letter_joins(text) == []  # over the run limit: left alone, at once

@@ -26,10 +26,13 @@ __all__ = [
     "GREEK",
     "LATIN",
     "ONE_LETTER",
+    "OTHER_BLOCKS",
+    "SIGNS",
     "TRICKS",
     "Trick",
     "adjacent_swaps",
     "analyzer",
+    "digits_and_signs",
     "filler_words",
     "grave_stress",
     "greek_lookalikes",
@@ -38,9 +41,12 @@ __all__ = [
     "hyphen_pairs",
     "inside_words",
     "latin_one_letter",
+    "line_breaks",
     "map_sentences",
+    "other_blocks",
     "shuffle_sentences",
     "shuffle_words",
+    "spaced_letters",
     "swap_pairs",
     "transliterate",
 ]
@@ -263,12 +269,80 @@ class Trick:
     target: float  # the highest fake uniqueness allowed, a share
 
 
+# Look-alikes of Russian letters from blocks other than Latin and Greek, written out by hand
+# (Armenian, Cherokee, Coptic, Latin small capitals, letterlike, mathematical, fullwidth).
+OTHER_BLOCKS = {
+    "а": "ａ𝐚𝑎ᴀ", "в": "ʙᏼ", "е": "ｅ𝐞ℯҽ", "к": "ᴋⲕĸ", "м": "ᴍꮇ", "н": "ʜꮋ",
+    "о": "օᴏⲟℴ𝐨ｏ০", "р": "ⲣｐ𝐩", "с": "ⲥᴄｃ𝐜", "т": "ᴛꭲ", "у": "ｙ𝐲ү", "х": "ｘ𝐱ⅹ",
+    "А": "ᎪＡ𝐀", "В": "ᏴＢ", "Е": "ᎬＥ", "К": "ᏦＫ", "М": "ᎷＭ", "Н": "ᎻＨ", "О": "ՕＯ𝐎",
+    "Р": "ᏢＰ", "С": "ᏟＣ", "Т": "ᎢＴ", "Х": "Ｘ𝐗",
+}  # fmt: skip
+# Digits and signs that stand in for letters, as typed in leetspeak and volapuk.
+SIGNS = {"о": "0", "з": "3", "б": "6", "ч": "4", "а": "@"}
+_GAPS = (" ", "\u2009", "\u00a0", "\u202f")
+
+
+def other_blocks(text: str, seed: int = 0) -> str:
+    """One letter of every Cyrillic word that has one written with a look-alike of
+    ``OTHER_BLOCKS``, chosen at random."""
+    rng = random.Random(seed)
+
+    def pose(match: re.Match[str]) -> str:
+        word = match[0]
+        places = [i for i, c in enumerate(word) if c in OTHER_BLOCKS]
+        if not places:
+            return word
+        at = rng.choice(places)
+        return word[:at] + rng.choice(OTHER_BLOCKS[word[at]]) + word[at + 1 :]
+
+    return _CYRILLIC_WORD.sub(pose, text)
+
+
+def digits_and_signs(text: str, seed: int = 0) -> str:
+    """The first of о, з, б, ч, а inside every Cyrillic word typed as 0, 3, 6, 4 or @."""
+
+    def pose(match: re.Match[str]) -> str:
+        word = match[0]
+        for i, c in enumerate(word[1:-1], 1):
+            if c in SIGNS:
+                return word[:i] + SIGNS[c] + word[i + 1 :]
+        return word
+
+    return _CYRILLIC_WORD.sub(pose, text)
+
+
+def spaced_letters(text: str, seed: int = 0) -> str:
+    """The letters of every word apart by one space character (ordinary or typographic, at
+    random), the words by three."""
+    gap = random.Random(seed).choice(_GAPS)
+    return _WORD.sub(lambda m: gap.join(m[0]), text).replace(" ", gap * 3)
+
+
+def line_breaks(text: str, seed: int = 0) -> str:
+    """Lines of about 60 characters, each ending inside a word with a hyphen or a soft
+    hyphen and a line break (chosen at random)."""
+    rng = random.Random(seed)
+    out, last = [], 0
+    for match in _CYRILLIC_WORD.finditer(text):
+        word = match[0]
+        if match.start() - last < 60 or len(word) < 6:
+            continue
+        at = match.start() + rng.randint(2, len(word) - 3)
+        out.append(text[last:at] + rng.choice(("-\n", "\u00ad\n")))
+        last = at
+    return "".join(out) + text[last:]
+
+
 def _marked(char: str) -> Callable[[str, int], str]:
     return lambda text, seed=0: inside_words(text, char)
 
 
 TRICKS: Sequence[Trick] = (
     Trick("Greek look-alike letters", greek_lookalikes, 0.05),
+    Trick("look-alikes of other blocks", other_blocks, 0.05),
+    Trick("digits and signs for letters", digits_and_signs, 0.05),
+    Trick("letters spaced apart", spaced_letters, 0.05),
+    Trick("line-end hyphenation", line_breaks, 0.05),
     Trick("U+0323 (dot below) inside words", _marked("\u0323"), 0.05),
     Trick("U+0331 (macron below) inside words", _marked("\u0331"), 0.05),
     Trick("U+0307 (dot above) inside words", _marked("\u0307"), 0.05),

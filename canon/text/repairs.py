@@ -157,8 +157,11 @@ def _apply(
             covered = pattern.findall(text, repair.start, repair.end)
         else:
             first, covered = known, [text[repair.start : repair.end]]
-        if not covered or words[first : first + len(covered)] != covered:
-            continue  # a word another rule changed (a short look-alike word): left alone
+        if not covered or (
+            words[first : first + len(covered)] != covered and repair.kind != "spacing"
+        ):
+            continue  # a word another rule changed (a short look-alike word): left alone;
+            # spaced letters are read whole, whatever the short-word rule made of one letter
         out += words[index:first] + list(repair.forms)
         places.append((first, len(covered)))
         applied.append(repair)

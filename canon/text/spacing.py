@@ -3,12 +3,13 @@
 Two ways to cut words that a reader barely notices but that make every shingle new:
 
 - **letters spaced apart** (``с о б а к а  л а е т``, with ordinary or typographic spaces,
-  which NFKC makes ordinary): a run of four or more single Russian letters, separated by
-  white space within a line, is read as the dictionary words its letters spell.  Where the
-  gaps differ (one space between letters, two or a wider one between words), the wider gaps
-  are the word boundaries; otherwise the letters are split into the fewest dictionary words
-  (the likeliest by wordfreq when there are several ways).  A run that the dictionary cannot
-  split into words of two letters or more on average is left alone (``в с у`` stays);
+  which NFKC makes ordinary): a run of three or more single letters or digits, separated by
+  white space within a line, is read as the words it spells.  Where the gaps differ (one
+  space between letters, two or a wider one between words), the wider gaps are the word
+  boundaries, whatever the words (names and numbers too); where they are all alike, the run
+  must be Russian letters that the dictionary splits into the fewest words (the likeliest by
+  wordfreq when there are several ways), two letters or more on average, or it is left alone
+  (``в с у`` stays);
 - **line-end hyphenation** (``сло-`` at the end of a line, ``во`` on the next; or a soft hyphen
   there, which the rules remove): two pieces around a line break are one word when together
   they are a dictionary word, and, without a hyphen, when they are not both words already
@@ -31,12 +32,12 @@ from .lemmatize import is_known
 __all__ = ["Joined", "line_break_joins", "spaced_letter_joins"]
 
 _ONE_LETTER_WORDS = frozenset("авиксуоя")
-_MIN_LETTERS = 4
 _MIN_MEAN = 2.0  # letters per word the split must reach
 _MAX_RUN = 400  # letters of one run split at most: bounded work
 _MAX_WORD = 24  # letters of one word of the split at most
-_SPACED = re.compile(r"(?<![^\W_])[а-яё](?:[^\S\n]+[а-яё]){3,}(?![^\W_])")
-_LETTER = re.compile(r"[а-яё]")
+_SPACED = re.compile(r"(?<![^\W_])[^\W_](?:[^\S\n]+[^\W_]){2,}(?![^\W_])")
+_LETTER = re.compile(r"[^\W_]")
+_RUSSIAN = re.compile(r"[а-яё]+")
 _BROKEN = re.compile(r"(?<![^\W_])([а-яё]+)(-?)[^\S\n]*\n[^\S\n]*([а-яё]+)(?![^\W_])")
 
 
@@ -73,10 +74,16 @@ def _split_run(
 ) -> tuple[tuple[str, ...], list[tuple[int, int]]] | None:
     """The words of one run and their spans within it; None when the letters spell none."""
     groups = _groups(run, letters)
+    if len(groups) > 1:  # the wider gaps are the words
+        if all(len(group) == 1 for group in groups):
+            return None
+        words = tuple("".join(c for _, c in group) for group in groups)
+        return words, [(group[0][0], group[-1][0] + 1) for group in groups]
     forms: list[str] = []
     spans: list[tuple[int, int]] = []
     for group in groups:
-        word_lengths = _fewest_words("".join(c for _, c in group))
+        spelled = "".join(c for _, c in group)
+        word_lengths = _fewest_words(spelled) if _RUSSIAN.fullmatch(spelled) else None
         if word_lengths is None:
             return None
         at = 0

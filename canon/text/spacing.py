@@ -6,10 +6,13 @@ Two ways to cut words that a reader barely notices but that make every shingle n
   which NFKC makes ordinary): a run of three or more single letters or digits, separated by
   white space within a line, is read as the words it spells.  Where the gaps differ (one
   space between letters, two or a wider one between words), the wider gaps are the word
-  boundaries, whatever the words (names and numbers too); where they are all alike, the run
-  must be Russian letters that the dictionary splits into the fewest words (the likeliest by
-  wordfreq when there are several ways), two letters or more on average, or it is left alone
-  (``в с у`` stays);
+  boundaries, whatever the words (names and numbers too; a Russian group that is no word
+  but a short word and a word is those two: ``в школе`` typed with a no-break space);
+  where they are all alike, a Russian run is split into the fewest dictionary words (the
+  likeliest by wordfreq when there are several ways), two letters or more on average and
+  one word of four letters at least, or left alone (``в с у``, ``и в и в`` stay), and a run
+  of four or more other letters or digits is one word (``R e n a u l t``).  Either way, a
+  run that spells no word of four letters or more is left alone;
 - **line-end hyphenation** (``сло-`` at the end of a line, ``во`` on the next; or a soft hyphen
   there, which the rules remove): two pieces around a line break are one word when together
   they are a dictionary word, and, without a hyphen, when they are not both words already
@@ -27,12 +30,16 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from .frequency import zipf
-from .lemmatize import is_known
+from .lemmatize import is_known, parts_of_speech
 
 __all__ = ["Joined", "line_break_joins", "spaced_letter_joins"]
 
 _ONE_LETTER_WORDS = frozenset("авиксуоя")
 _MIN_MEAN = 2.0  # letters per word the split must reach
+_LONG = 3  # a spaced run must spell a word this long at least (four letters, alike gaps)
+_MIN_FOREIGN = 4  # other letters and digits spaced alike: this many make a word
+# Parts of speech of a short word that a no-break space binds to the next one.
+_BOUND = frozenset({"PREP", "CONJ", "PRCL"})
 _MAX_RUN = 400  # letters of one run split at most: bounded work
 _MAX_WORD = 24  # letters of one word of the split at most
 _SPACED = re.compile(r"(?<![^\W_])[^\W_](?:[^\S\n]+[^\W_]){2,}(?![^\W_])")
@@ -75,15 +82,20 @@ def _split_run(
     """The words of one run and their spans within it; None when the letters spell none."""
     groups = _groups(run, letters)
     if len(groups) > 1:  # the wider gaps are the words
-        if all(len(group) == 1 for group in groups):
-            return None
-        words = tuple("".join(c for _, c in group) for group in groups)
-        return words, [(group[0][0], group[-1][0] + 1) for group in groups]
+        pieces = [piece for group in groups for piece in _group_words(group)]
+        if not any(_spells_a_word(word) for word, _ in pieces):
+            return None  # one-letter words and a double space, most likely
+        return tuple(w for w, _ in pieces), [span for _, span in pieces]
     forms: list[str] = []
     spans: list[tuple[int, int]] = []
+    if not _RUSSIAN.fullmatch("".join(c for _, c in letters)):
+        # Latin letters or digits spaced alike (``R e n a u l t``): one word, if long enough
+        if len(letters) < _MIN_FOREIGN:
+            return None
+        return ("".join(c for _, c in letters),), [(letters[0][0], letters[-1][0] + 1)]
     for group in groups:
         spelled = "".join(c for _, c in group)
-        word_lengths = _fewest_words(spelled) if _RUSSIAN.fullmatch(spelled) else None
+        word_lengths = _fewest_words(spelled)
         if word_lengths is None:
             return None
         at = 0
@@ -92,9 +104,38 @@ def _split_run(
             forms.append("".join(c for _, c in piece))
             spans.append((piece[0][0], piece[-1][0] + 1))
             at += length
-    if len(letters) / len(forms) < _MIN_MEAN:
-        return None
+    if len(letters) / len(forms) < _MIN_MEAN or max(map(len, forms)) < _LONG + 1:
+        return None  # one-letter words in a row (``и в и в``), not a spaced word
     return tuple(forms), spans
+
+
+def _group_words(group: list[tuple[int, str]]) -> list[tuple[str, tuple[int, int]]]:
+    """A group of letters between wider gaps: one word, unless it is Russian, not in the
+    dictionary, and the dictionary reads it as a short word and a word (the no-break space
+    after a preposition: ``в школе``, ``на июль``); an unknown name stays whole."""
+    spelled = "".join(c for _, c in group)
+    lengths = None
+    if _RUSSIAN.fullmatch(spelled) and len(spelled) > 1 and not is_known(spelled):
+        if set(spelled) <= _ONE_LETTER_WORDS:  # one-letter words, no word together: as typed
+            return [(c, (at, at + 1)) for at, c in group]
+        lengths = _fewest_words(spelled)
+    if lengths is None or len(lengths) != 2 or not _function_word(spelled[: lengths[0]]):
+        return [(spelled, (group[0][0], group[-1][0] + 1))]  # a name or a compound, kept
+    pieces, at = [], 0
+    for length in lengths:
+        piece = group[at : at + length]
+        pieces.append(("".join(c for _, c in piece), (piece[0][0], piece[-1][0] + 1)))
+        at += length
+    return pieces
+
+
+def _spells_a_word(word: str) -> bool:
+    """Four letters or digits or more, in the dictionary when they are Russian."""
+    return len(word) > _LONG and (is_known(word) or not _RUSSIAN.fullmatch(word))
+
+
+def _function_word(word: str) -> bool:
+    return len(word) <= 3 and parts_of_speech([word])[0] in _BOUND
 
 
 def _groups(run: str, letters: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:

@@ -7,8 +7,11 @@ import sys
 import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import canon
+from canon.text.lemmatize import is_known
 from canon.text.spacing import line_break_joins, spaced_letter_joins
 
 SENTENCE = "Большая собака долго лаяла на соседского кота возле старого забора"
@@ -79,3 +82,23 @@ def test_two_words_on_two_lines_stay_two() -> None:
 def test_a_long_run_is_bounded() -> None:
     text = " ".join("абвгд" * 200)
     assert spaced_letter_joins(text) == []  # over the run limit: left alone, at once
+
+
+def test_a_preposition_bound_by_a_no_break_space_is_its_own_word() -> None:
+    text = "\u2009".join("в\u00a0школе") + "   " + "\u2009".join("Харари")
+    assert canon.canonicalize(text, "lemma").tokens == ("школа", "харари")  # the name whole
+
+
+def test_latin_letters_spaced_alike_are_one_word() -> None:
+    assert spaced_letter_joins("r e n a u l t")[0].forms == ("renault",)
+    assert spaced_letter_joins("a b c") == []  # three letters: too few to say
+
+
+@given(st.lists(st.tuples(st.sampled_from("авиксуоя"), st.sampled_from([" ", "  ", "\u2009"]))))
+def test_one_letter_words_in_a_row_are_joined_only_into_dictionary_words(
+    words: list[tuple[str, str]],
+) -> None:
+    text = "".join(letter + gap for letter, gap in words)
+    for joined in spaced_letter_joins(text):  # «к а в а» may be «кава»; «и и и и» is nothing
+        assert all(len(w) == 1 or is_known(w) for w in joined.forms), joined
+        assert max(map(len, joined.forms)) >= 4, joined

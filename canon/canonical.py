@@ -21,6 +21,7 @@ import numpy as np
 from .hashing import forget_hashes, remember_hashes, token_hashes
 from .profile import Profile, get_profile
 from .text import hyphens, latin, lemmatize, translit
+from .text.bidi import display_order
 from .text.lemma_cache import table_file
 from .text.lemmatize import base_forms, parts_of_speech
 from .text.lookalikes import Folded, fold_lookalikes
@@ -122,7 +123,10 @@ class Canonical:
             self.folds,
             marks=profile.strip_marks and profile.strip_all_marks,
             invisible=profile.drop_ignorables,
-            repairs=repair_tricks(self.text, steps.norm, steps.repaired.repairs),
+            repairs=[
+                *repair_tricks(self.text, steps.norm, steps.repaired.repairs),
+                *_bidi_tricks(self.text, profile),
+            ],
         )
 
     @cached_property
@@ -164,6 +168,14 @@ class Canonical:
         }
 
 
+def _bidi_tricks(text: str, profile: Profile) -> list[Trick]:
+    """The runs under bidirectional controls shown in another order than stored."""
+    if not profile.drop_ignorables:
+        return []
+    runs = display_order(text)[1]
+    return [Trick("invisible", r.start, r.end, r.original, r.displayed) for r in runs]
+
+
 @dataclass(frozen=True)
 class _Steps:
     """A text normalized, its words as tokenized (short look-alike words folded), and those
@@ -185,9 +197,13 @@ def _normalized(text: str, profile: Profile) -> Normalized:
 
 
 def _normalized_folded(text: str, profile: Profile) -> tuple[Normalized, tuple[Folded, ...]]:
-    """The text normalized, after the characters posing as Russian letters were put back
-    (one for one, so offsets hold) when the profile folds look-alikes of every script."""
+    """The text normalized, after the lines under bidirectional controls were put in display
+    order (with the invisible-character repair) and the characters posing as Russian letters
+    were put back (when the profile folds look-alikes of every script): both one character
+    for one, so offsets hold."""
     prefolds: tuple[Folded, ...] = ()
+    if profile.drop_ignorables:
+        text = display_order(text)[0]
     if profile.fold_confusables and profile.fold_all_lookalikes:
         text, prefolds = fold_lookalikes(text)
     return _normalize(text, profile), prefolds

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from .errors import OptionError, ProfileError
 from .text.form import CANONICAL_FORM_VERSION
+from .text.bidi import version as bidi_version
 from .text.lemmatize import analyzer_version
 from .text.lookalikes import version as lookalike_version
 from .text.translit import versions as translit_versions
@@ -193,6 +194,8 @@ def _repair_versions(profile: Profile) -> dict[str, str]:
         versions["lookalikes"] = lookalike_version()
     if profile.transliterate or profile.drop_ignorables:
         versions["transliteration"] = translit_versions()
+    if profile.drop_ignorables:
+        versions["bidi"] = bidi_version()
     return versions
 
 

@@ -22,6 +22,7 @@ from itertools import islice
 
 from ..errors import ExtractionError, InputError
 from .limits import ReadLimits
+from .shown import in_display_order
 
 __all__ = ["Extracted", "check_html", "decode", "decode_html", "extract_html", "load_extractor"]
 
@@ -190,6 +191,7 @@ def extract_html(
     import trafilatura
 
     check_html(html, source, limits)
+    html = in_display_order(html)
 
     if whole_page:
         text, title = _visible_text(html)

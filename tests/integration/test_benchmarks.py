@@ -511,7 +511,9 @@ def test_codepoints_sweep_gives_known_answers(tmp_path: Path) -> None:
     assert any(c.startswith("U+0020 ") for c in found["excluded"]["separators"])
     assert found["imitates"]["U+006F"] == "о"
     assert rows["substitution"]["U+006F"][3] == 0.0
-    assert "U+002D" not in rows["signs"] and "U+0030" in rows["signs"]
+    assert found["imitates"]["U+0030"] == "О" and "U+0030" in rows["substitution"]
+    assert "U+0030" not in rows["signs"] and "U+0031" in rows["signs"]  # 0 is listed, 1 is not
+    assert "U+002D" not in rows["signs"]  # a hyphen has rules of its own
     assert set(found["summary"]) == set(found["modes"])
     untouched, *tricked = found["confirmed"]
     assert untouched["mode"] == "untouched" and untouched["uniqueness"] == 0.0

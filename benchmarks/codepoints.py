@@ -464,7 +464,9 @@ def groups(found: Sequence[Outcome], key: Callable[[Outcome], str]) -> list[Grou
         Group(name, len(m), sum(o.broken > 0 for o in m), mean(o.share for o in m))
         for name, m in members.items()
     ]
-    return sorted(result, key=lambda g: (-round(g.words_broken, 6), -g.breaking, g.name))
+    return sorted(
+        result, key=lambda g: (-round(g.words_broken, 6), -g.breaking, -g.code_points, g.name)
+    )
 
 
 def summary(mode: Mode, found: Sequence[Outcome], seconds: float) -> Summary:

@@ -626,7 +626,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     print(", ".join(words))
     if missing := letters_without_words(words):
         print(f"\nLetters no word can carry: {missing}")
-    for what, chars_left in excluded().items():
+    left_out = excluded()
+    for what, chars_left in left_out.items():
         codes = ", ".join(c.split()[0] for c in chars_left)
         print(f"\nNot swept, {what}: {codes}")
     results: dict[str, tuple[Tally, list[Outcome]]] = {}
@@ -654,7 +655,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "quick": args.quick,
         "seconds": round(sweep_seconds, 1),
         "words": list(words),
-        "excluded": excluded(),
+        "excluded": left_out,
         "imitates": {f"U+{ord(c):04X}": x for c, x in imitated_letters(chars).items()},
         "summary": {s.mode: asdict(s) for s in summaries},
         "modes": {m: [o.row() for o in found] for m, (_, found) in results.items()},

@@ -14,11 +14,13 @@
     python -m benchmarks.signatures   # MinHash from tokens against datasketch and rensa
     python -m benchmarks.lemmas       # cold, persisted and warm lemma against raw on real news
     python -m benchmarks.workers      # canon dedup with 1 and 2 workers: wall, CPU, peak RSS
+    python -m benchmarks.codepoints   # every Unicode code point as a trick: which break words
 
 Every script takes ``--quick`` for a smoke run of well under a minute, and ``--help``.  What they
-share lives here: ``_common`` (timing, tables, verdicts) and ``data`` (real text and the
-labelled data sets of ``../shared/data``, read in place); the generated text they share with
-the tests is in ``testkit`` (``corpus``, ``tricks``, ``drafts``).
+share lives here: ``_common`` (timing, tables, verdicts), ``_skeletons`` (UTS #39 skeletons
+of Unicode's confusables data) and ``data`` (real text and the labelled data sets of
+``../shared/data``, read in place); the generated text they share with the tests is in
+``testkit`` (``corpus``, ``tricks``, ``drafts``).
 """
 
 __all__: list[str] = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import math
 import pkgutil
 import random
@@ -43,11 +44,11 @@ from benchmarks._common import (
 from testkit import corpus
 
 SCRIPTS = (
-    "checks", "crawl", "dedup", "extraction", "index", "lemmas", "quality", "repairs",
-    "sampling", "sentences", "seo_ranges", "signatures", "speed", "verdict", "winnowing",
-    "workers",
+    "checks", "codepoints", "crawl", "dedup", "extraction", "index", "lemmas", "quality",
+    "repairs", "sampling", "sentences", "seo_ranges", "signatures", "speed", "verdict",
+    "winnowing", "workers",
 )  # fmt: skip
-SHARED = ("_common", "data")
+SHARED = ("_common", "_skeletons", "data")
 TESTKIT = ("corpus", "drafts", "tricks")  # shared with the tests, in testkit/
 
 
@@ -471,3 +472,49 @@ def test_seo_constants_are_the_measurement() -> None:
         got = seo.fit(words, [getattr(m, column) for m in measured]).bound(0.99, held)
         assert got.coefficient == pytest.approx(held.coefficient, rel=1e-3), column
         assert got.exponent == pytest.approx(held.exponent, rel=1e-3), column
+
+
+# ---------------------------------------------------------------- the code-point sweep
+
+
+def test_skeletons_of_the_confusables_data() -> None:
+    from benchmarks import _skeletons
+
+    assert _skeletons.skeleton("о") == _skeletons.skeleton("o")  # Cyrillic and Latin
+    assert _skeletons.skeleton("о") != _skeletons.skeleton("а")
+    found = _skeletons.imitators("оО", ["o", "0", "O", "о", "a"])
+    assert found == {"o": "о", "0": "О", "O": "О"}  # a letter does not imitate itself
+
+
+@pytest.mark.slow
+def test_codepoints_sweep_gives_known_answers(tmp_path: Path) -> None:
+    """A small sweep: a soft hyphen or a zero-width space inside a word, and Latin o for
+    Cyrillic о, break no word; a Latin letter inserted breaks it."""
+    codepoints = importlib.import_module("benchmarks.codepoints")
+    out = tmp_path / "sweep.json"
+    ranges = ["0000-007F", "00AD", "200B"]
+    codepoints.main(
+        [arg for r in ranges for arg in ("--range", r)] + ["--confirm", "1", "--out", str(out)]
+    )
+    found = json.loads(out.read_text("utf-8"))
+    assert set(found["modes"]) == {"insertion", "substitution", "signs"}
+    rows = {mode: {r[0]: r for r in found["modes"][mode]} for mode in found["modes"]}
+    for mode_rows in rows.values():
+        assert mode_rows
+        for code, category, block, share in mode_rows.values():
+            assert code.startswith("U+") and category and block and 0.0 <= share <= 1.0
+    insertion = rows["insertion"]
+    assert insertion["U+00AD"][1:] == ["Cf", "Latin-1 Supplement", 0.0]
+    assert insertion["U+200B"][1:] == ["Cf", "General Punctuation", 0.0]
+    assert insertion["U+0041"][3] == 1.0  # a Latin A inside a Russian word is seen
+    assert "U+0020" not in insertion  # a separator: not swept, and listed as left out
+    assert any(c.startswith("U+0020 ") for c in found["excluded"]["separators"])
+    assert found["imitates"]["U+006F"] == "о"
+    assert rows["substitution"]["U+006F"][3] == 0.0
+    assert found["imitates"]["U+0030"] == "О" and "U+0030" in rows["substitution"]
+    assert "U+0030" not in rows["signs"] and "U+0031" in rows["signs"]  # 0 is listed, 1 is not
+    assert "U+002D" not in rows["signs"]  # a hyphen has rules of its own
+    assert set(found["summary"]) == set(found["modes"])
+    untouched, *tricked = found["confirmed"]
+    assert untouched["mode"] == "untouched" and untouched["uniqueness"] == 0.0
+    assert tricked and all(0.0 <= r["uniqueness"] <= 1.0 for r in tricked)

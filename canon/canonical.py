@@ -25,7 +25,7 @@ from .text.bidi import display_order
 from .text.lemma_cache import table_file
 from .text.lemmatize import base_forms, parts_of_speech
 from .text.lookalikes import Folded, fold_lookalikes
-from .text.normalize import Normalized, normalize
+from .text.normalize import Normalized, hidden_as_ignorable, hidden_spans, normalize
 from .text.repairs import Repaired, repair_words
 from .text.tokenize import (
     Fold,
@@ -169,11 +169,13 @@ class Canonical:
 
 
 def _bidi_tricks(text: str, profile: Profile) -> list[Trick]:
-    """The runs under bidirectional controls shown in another order than stored."""
+    """The runs under bidirectional controls shown in another order than stored, and the
+    control characters that nobody sees."""
     if not profile.drop_ignorables:
         return []
     runs = display_order(text)[1]
-    return [Trick("invisible", r.start, r.end, r.original, r.displayed) for r in runs]
+    tricks = [Trick("invisible", r.start, r.end, r.original, r.displayed) for r in runs]
+    return tricks + [Trick("invisible", s, e, text[s:e], "") for s, e in hidden_spans(text)]
 
 
 @dataclass(frozen=True)
@@ -203,7 +205,7 @@ def _normalized_folded(text: str, profile: Profile) -> tuple[Normalized, tuple[F
     for one, so offsets hold."""
     prefolds: tuple[Folded, ...] = ()
     if profile.drop_ignorables:
-        text = display_order(text)[0]
+        text = hidden_as_ignorable(display_order(text)[0])
     if profile.fold_confusables and profile.fold_all_lookalikes:
         text, prefolds = fold_lookalikes(text)
     return _normalize(text, profile), prefolds

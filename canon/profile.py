@@ -17,8 +17,8 @@ from functools import cache
 from typing import Any, Literal
 
 from .errors import OptionError, ProfileError
-from .text.form import CANONICAL_FORM_VERSION
 from .text.bidi import version as bidi_version
+from .text.form import CANONICAL_FORM_VERSION
 from .text.lemmatize import analyzer_version
 from .text.lookalikes import version as lookalike_version
 from .text.translit import versions as translit_versions

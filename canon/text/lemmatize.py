@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from functools import cache
 from importlib import metadata
@@ -57,6 +58,18 @@ class Reading(NamedTuple):
     number: str
     pronoun: bool
     lemma: str
+
+
+_PLAIN_RUSSIAN = re.compile(r"[а-яё-]*")
+
+
+def _nameless(word: str) -> bool:
+    """Whether ``word`` has a letter that Python's Unicode data gives no name (Tangut and
+    other ideographs of later versions): pymorphy3 asks every letter's name and fails on it,
+    so such a word is left as it is."""
+    if _PLAIN_RUSSIAN.fullmatch(word):
+        return False
+    return any(c.isalpha() and not unicodedata.name(c, "") for c in word)
 
 
 @cache
@@ -104,7 +117,7 @@ def _lemmas_of(forms: Iterable[str]) -> dict[str, str]:
     for form in forms:
         lemma = form if form.isascii() else known.get(form)
         if lemma is None:
-            lemma = new[form] = _analyzer().parse(form)[0].normal_form
+            lemma = new[form] = form if _nameless(form) else _analyzer().parse(form)[0].normal_form
         found[form] = lemma
     if new:
         known.update(new)
@@ -209,7 +222,7 @@ def _answer(kind: str, key: str, compute: Callable[[str], Any]) -> bool:
 
 
 def _is_known_word(word: str) -> bool:
-    return bool(_analyzer().word_is_known(word))
+    return not _nameless(word) and bool(_analyzer().word_is_known(word))
 
 
 def is_known(word: str) -> bool:
@@ -219,6 +232,8 @@ def is_known(word: str) -> bool:
 
 
 def _has_prefix(prefix: str) -> bool:
+    if _nameless(prefix):
+        return False
     return next(iter(_analyzer().iter_known_word_parses(prefix)), None) is not None
 
 
@@ -231,6 +246,8 @@ _PRONOUN_LIKE = frozenset({"Apro", "Abbr", "Anph"})
 
 
 def _read(word: str) -> tuple[Reading, ...]:
+    if _nameless(word):
+        return ()
     return tuple(
         Reading(
             str(p.tag.POS or ""),
@@ -251,7 +268,11 @@ def readings(word: str) -> tuple[Reading, ...]:
 def parts_of_speech(tokens: Iterable[str]) -> list[str]:
     """pymorphy3's part-of-speech tag (``PREP``, ``CONJ``, ...) of each token's first parse."""
     for token in set(tokens).difference(_pos):
-        _pos[token] = "" if token.isascii() else str(_analyzer().parse(token)[0].tag.POS or "")
+        _pos[token] = (
+            ""
+            if token.isascii() or _nameless(token)
+            else str(_analyzer().parse(token)[0].tag.POS or "")
+        )
     return [_pos[token] for token in tokens]
 
 

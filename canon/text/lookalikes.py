@@ -81,7 +81,9 @@ def twins() -> dict[str, str]:
 
     for char, homoglyphs in data.items():
         for homoglyph in homoglyphs:
-            parent[root(homoglyph["c"])] = root(char)
+            # Right-to-left characters come wrapped in left-to-right marks: the mark is no part
+            # of the look (Arabic ہ, Hebrew ס for о).
+            parent[root(homoglyph["c"].strip("\u200e\u200f"))] = root(char.strip("\u200e\u200f"))
     letter_of = {root(letter): letter for letter in RUSSIAN if letter in parent}
     return {
         char: letter_of[root(char)]

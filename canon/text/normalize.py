@@ -26,7 +26,14 @@ from typing import Literal
 import numpy as np
 import regex
 
-__all__ = ["IGNORABLE", "Normalized", "drop_marks", "normalize"]
+__all__ = [
+    "IGNORABLE",
+    "Normalized",
+    "drop_marks",
+    "hidden_as_ignorable",
+    "hidden_spans",
+    "normalize",
+]
 
 _Form = Literal["NFKC", "NFC"]  # the Unicode forms a profile may ask for
 
@@ -45,6 +52,26 @@ _MARK_CATEGORIES = frozenset({"Mn", "Me"})
 IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 _IGNORABLE_RUN = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Mn}\p{Me}\p{Cf}]+")
 _WORD_CHAR = re.compile(r"[^\W_]")
+
+
+# Characters nobody sees that are no Default_Ignorable_Code_Point: the C0 and C1 controls other
+# than the line and space separators, and U+0345 (a combining iota subscript, which casefold
+# makes the letter ι).  Written as ignorable characters of their own kind, one for one.
+_HIDDEN = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]|(\u0345)")
+_HIDDEN_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]+")
+
+
+def hidden_as_ignorable(text: str) -> str:
+    """``text`` with each control character a reader never sees written as a soft hyphen and
+    U+0345 as the combining grapheme joiner: the invisible-character rules then apply."""
+    if _HIDDEN.search(text) is None:
+        return text
+    return _HIDDEN.sub(lambda m: "\u034f" if m.group(1) else "\u00ad", text)
+
+
+def hidden_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` has the control characters :func:`hidden_as_ignorable` rewrites."""
+    return [m.span() for m in _HIDDEN_CONTROLS.finditer(text)]
 
 
 def _is_plain(char: str) -> bool:

@@ -4,6 +4,7 @@ real words of other scripts, numbers and abbreviations left as typed."""
 
 from __future__ import annotations
 
+import sys
 import unicodedata
 
 import pytest
@@ -116,3 +117,31 @@ def test_each_fold_is_reported_where_it_was_typed() -> None:
 
 def test_the_raw_profile_folds_nothing() -> None:
     assert canon.canonicalize("с0бака ϲобака", "raw").tokens == ("с0бака", "σобака")  # NFKC
+
+
+def test_letters_without_a_unicode_name_never_crash_the_lemmas() -> None:
+    # pymorphy3 asks each letter's name; Python's Unicode data names no Tangut ideograph.
+    nameless = [
+        chr(c)
+        for c in range(sys.maxunicode + 1)
+        if chr(c).isalpha() and not unicodedata.name(chr(c), "")
+    ]
+    assert len(nameless) > 1000
+    text = " ".join(f"до{char}ма" for char in nameless[::7])
+    tokens = canon.canonicalize(text, "lemma").tokens
+    assert len(tokens) == len(nameless[::7])
+
+
+@pytest.mark.parametrize("char", ["\u06c1", "\u0647", "\ufeeb", "\u05e1"], ids=ascii)
+def test_right_to_left_twins_are_read_as_their_letter(char: str) -> None:
+    assert _tokens(SENTENCE.replace("о", char)) == CLEAN  # Arabic heh, Hebrew samekh for о
+
+
+def test_every_hidden_control_and_the_iota_subscript_inside_words_is_removed() -> None:
+    hidden = [chr(c) for c in [*range(0x00, 0x09), *range(0x0E, 0x1C), *range(0x7F, 0x85)]]
+    hidden += [chr(c) for c in range(0x86, 0xA0)] + ["\u0345"]
+    for char in hidden:
+        text = " ".join(w[:2] + char + w[2:] for w in SENTENCE.split())
+        result = canon.canonicalize(text, "lemma")
+        assert result.tokens == CLEAN, ascii(char)
+        assert result.tricks, ascii(char)

@@ -79,12 +79,12 @@ def test_a_thousand_patterns_of_a_kilobyte() -> None:
         f"https://site{n}.ru/" + "".join(rng.choice(letters + "/-") for _ in range(100))
         for n in range(1_000)
     ]
-    started = time.perf_counter()
+    started = time.process_time()  # this process's work: other tests share the cores
     exclusion = Exclusion(patterns)
     left_out = [exclusion(name) for name in names]
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     # Measured: about 1.1 s to check the patterns and group them, 0.2 s for the 1,000 names.
-    assert elapsed < 4, f"{elapsed:.2f} s"
+    assert elapsed < 4, f"{elapsed:.2f} s of processor time"
     assert left_out == [name.startswith("https://site7.ru/") for name in names]
     assert sum(left_out) == 1
 

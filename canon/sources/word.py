@@ -12,7 +12,10 @@ The text is the one python-docx gives — the body's paragraphs, then each table
 row, blank ones left out — read the same way: runs directly in a paragraph or in a hyperlink;
 ``w:t`` as its text, ``w:tab`` and ``w:ptab`` as tabs, ``w:br`` (line breaks, not page or
 column breaks) and ``w:cr`` as newlines, ``w:noBreakHyphen`` as ``-``.  A merged cell is read
-once (python-docx repeats it for every grid column and row it spans).
+once (python-docx repeats it for every grid column and row it spans).  A run a reader of the
+document never sees is left out: hidden (``w:vanish``, ``w:specVanish``), set in 1.5 pt or less,
+or white on the default white page (a copywriter's way to add words that no reader reads, so
+that a copied text checks as new).  Hidden character styles are not looked up.
 """
 
 from __future__ import annotations
@@ -52,7 +55,12 @@ def _not_docx(source: str, why: str = "not a Word zip archive") -> ExtractionErr
 
 _DOCUMENT, _BODY, _P, _T = f"{W}document", f"{W}body", f"{W}p", f"{W}t"
 _CELL_PATH = [_BODY, f"{W}tbl", f"{W}tr", f"{W}tc"]  # below the document
-_KEPT = 9  # levels whose tags matter: a cell's paragraph (6), a hyperlink, a run, its child
+# Levels whose tags matter: a cell's paragraph (6), a hyperlink, a run, its properties, theirs.
+_KEPT = 10
+_R, _RPR = f"{W}r", f"{W}rPr"
+_OFF = frozenset({"0", "false", "off"})
+_MIN_SIZE = 4  # half-points: a run set in 1.5 pt or less is no text a reader reads
+_PAGE_COLOURS = frozenset({"FFFFFF", "ffffff"})  # the default page, on which white is unseen
 
 
 class _Body:
@@ -75,6 +83,7 @@ class _Body:
         self.depth = 0  # the index of that paragraph's element in the stack
         self.cell: list[str] | None = None  # the paragraphs of the cell being read
         self.in_text = False
+        self.hidden = False  # the run being read is one a reader never sees
         self.chars = 0
 
     def doctype(self, *_: object) -> None:
@@ -115,6 +124,10 @@ class _Body:
         self.level = level = self.level + 1
         if level <= _KEPT:
             self.stack.append(tag)
+        if tag == _R:
+            self.hidden = False
+        elif level >= 3 and level - 2 < _KEPT and self.stack[level - 2] == _RPR:
+            self.hidden = self.hidden or _hides(tag, attrib)
         if self.parts is not None:
             self._run_content(tag, attrib)
         elif tag == _P and (
@@ -127,7 +140,7 @@ class _Body:
             raise _not_docx(self.source, "its main part is not a Word document")
 
     def data(self, text: str) -> None:
-        if self.in_text:
+        if self.in_text and not self.hidden:
             self._add(text)
 
     def end(self, tag: str) -> None:
@@ -151,6 +164,19 @@ class _Body:
 
     def close(self) -> str:
         return "\n".join(self.paragraphs + self.cells)
+
+
+def _hides(tag: str, attrib: dict[str, str]) -> bool:
+    """Whether a run property makes the run's text one a reader of the page never sees: hidden
+    (``w:vanish``, ``w:specVanish``), set in a size too small to read, or white on the page."""
+    value = attrib.get(f"{W}val", "")
+    if tag in (f"{W}vanish", f"{W}specVanish"):
+        return value not in _OFF
+    if tag == f"{W}sz":
+        return value.isdigit() and int(value) < _MIN_SIZE
+    if tag == f"{W}color":
+        return value in _PAGE_COLOURS
+    return False
 
 
 class _Relationships:

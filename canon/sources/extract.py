@@ -22,7 +22,7 @@ from itertools import islice
 
 from ..errors import ExtractionError, InputError
 from .limits import ReadLimits
-from .shown import in_display_order
+from .shown import as_seen
 
 __all__ = ["Extracted", "check_html", "decode", "decode_html", "extract_html", "load_extractor"]
 
@@ -191,7 +191,7 @@ def extract_html(
     import trafilatura
 
     check_html(html, source, limits)
-    html = in_display_order(html)
+    html = as_seen(html)
 
     if whole_page:
         text, title = _visible_text(html)

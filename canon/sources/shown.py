@@ -1,4 +1,5 @@
-"""An HTML page → the same page with its text under bidirectional controls in display order.
+"""An HTML page → the page as a reader sees it: bidirectional text in display order, unseen
+elements left out.
 
 Text extraction keeps a page's characters in stored order and drops the invisible controls, so
 a word stored backwards under a right-to-left override (``&#x202E;акабос&#x202C;``, or the
@@ -7,17 +8,27 @@ trick.  Before extraction, every text node of a page that has such controls, or 
 element, is put in the order a reader sees (:mod:`canon.text.bidi`), the controls kept, so
 that the check reads the word shown and reports the override.  Pages without either, the
 common case, are passed on as they are.
+
+A copywriter can also add words that no reader sees, so that a copied text checks as new:
+elements with the ``hidden`` attribute, or styled (inline, or by a simple rule of the page's
+own ``<style>``: ``tag``, ``.class``, ``#id``, ``tag.class``) as not displayed, invisible, of
+no font size, transparent, or in the colour of the background behind them (white on a page
+that declares none).  They are removed before extraction.  Style sheets linked from other
+files, complex selectors and colours set by classes on both sides are not looked at.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Any
 
+import lxml.etree
 import lxml.html
 
 from ..text.bidi import display_order
 
-__all__ = ["in_display_order"]
+__all__ = ["as_seen", "without_unseen"]
 
 _RLO, _LRO, _PDF = "\u202e", "\u202d", "\u202c"
 # The controls as characters or as numeric character references, and the bdo element.
@@ -27,12 +38,177 @@ _SUSPECT = re.compile(
 )
 
 
-def in_display_order(html: str) -> str:
-    """``html`` with the text of its overrides, embeddings, isolates and ``bdo`` elements in
-    display order (serialized again), or ``html`` itself when it has none."""
-    if _SUSPECT.search(html) is None:
+# What hides an element from a reader, in an inline style or a page's own style sheet.
+_DECLARATION = re.compile(r"([a-z-]+)\s*:\s*([^;]+)")
+_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_SIMPLE = re.compile(r"\s*([a-z][a-z0-9]*)?(?:([.#])([A-Za-z_][\w-]*))?\s*$")
+_ZERO = re.compile(r"0*\.?0+(?:px|pt|em|rem|%|vw|vh)?|0")
+_WHITE = frozenset({"#fff", "#ffffff", "white", "rgb(255,255,255)", "rgb(255, 255, 255)"})
+_INLINE = frozenset(
+    "a abbr b bdi bdo cite code em font i kbd mark q s small span strong sub sup u".split()
+)
+_MAX_RULES = 2_000  # rules of a page's style sheets looked at, at most
+_PARSER = lxml.html.HTMLParser(encoding="utf-8")
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what lxml takes in no text
+_UNSEEN_HINTS = re.compile(r"<style|\shidden[\s>=]|style\s*=", re.IGNORECASE)
+
+
+def _declarations(style: str) -> dict[str, str]:
+    found = {}
+    for name, value in _DECLARATION.findall(style.lower()):
+        found[name] = value.replace("!important", "").strip()
+    return found
+
+
+def _colour(value: str | None) -> str | None:
+    return None if value is None else value.replace(" ", "")
+
+
+def _hides(style: dict[str, str], background: str | None, *, colour_too: bool = True) -> bool:
+    """Whether declarations make an element's text unseen: not displayed, invisible, no size,
+    transparent, or (``colour_too``) in the colour of what lies behind it."""
+    if style.get("display") == "none" or style.get("visibility") in ("hidden", "collapse"):
+        return True
+    if _ZERO.fullmatch(style.get("font-size", "1")) or style.get("opacity") in ("0", "0.0"):
+        return True
+    colour = _colour(style.get("color"))
+    if colour is None or not colour_too:
+        return False
+    behind = _colour(background) or "#ffffff"
+    same = {colour, behind} <= {_colour(w) for w in _WHITE}
+    return same or colour == behind
+
+
+def _background(style: dict[str, str]) -> str | None:
+    value = style.get("background-color") or style.get("background")
+    return value.split()[0] if value else None
+
+
+@dataclass(frozen=True)
+class _Hiding:
+    """What the page's style sheets hide by simple selectors: tags, classes, ids, and
+    ``tag.class`` pairs."""
+
+    tags: frozenset[str]
+    classes: frozenset[str]
+    ids: frozenset[str]
+    tag_classes: frozenset[tuple[str, str]]
+
+    def hides(self, element: Any) -> bool:
+        classes = set(str(element.get("class", "")).split())
+        return (
+            element.tag in self.tags
+            or not classes.isdisjoint(self.classes)
+            or element.get("id") in self.ids
+            or any((element.tag, c) in self.tag_classes for c in classes)
+        )
+
+
+def _sheet_hiding(root: Any) -> _Hiding:
+    """The simple selectors (``tag``, ``.class``, ``#id``, ``tag.class``) of the page's style
+    sheets whose declarations hide what they select (not by colour: what lies behind an
+    element a sheet styles is the sheet's business)."""
+    tags: set[str] = set()
+    classes: set[str] = set()
+    ids: set[str] = set()
+    pairs: set[tuple[str, str]] = set()
+    for sheet in root.iter("style"):
+        for selectors, body in _RULE.findall(sheet.text or "")[:_MAX_RULES]:
+            if not _hides(_declarations(body), None, colour_too=False):
+                continue
+            for selector in selectors.split(","):
+                found = _SIMPLE.match(selector)
+                if found is None:
+                    continue
+                tag, kind, name = found.groups()
+                if kind == "." and tag:
+                    pairs.add((tag, name))
+                elif kind == ".":
+                    classes.add(name)
+                elif kind == "#":
+                    ids.add(name)
+                elif tag and tag not in ("html", "body", "head"):
+                    tags.add(tag)
+    return _Hiding(frozenset(tags), frozenset(classes), frozenset(ids), frozenset(pairs))
+
+
+def without_unseen(root: Any) -> int:
+    """Remove from a parsed page the elements a reader never sees (the ``hidden`` attribute,
+    inline styles and the page's own simple style rules that hide them); how many."""
+    hiding = _sheet_hiding(root)
+    page = _page_background(root)
+    unseen: dict[int, Any] = {}
+    for element in root.iter():
+        if not isinstance(element.tag, str) or element.tag in ("html", "body", "head"):
+            continue
+        style = element.get("style")
+        if (
+            element.get("hidden") is not None
+            or hiding.hides(element)
+            or (style and _hides(_declarations(style), _behind(element) or page))
+        ):
+            unseen[id(element)] = element
+    for element in unseen.values():
+        parent = element.getparent()
+        if parent is None:
+            continue
+        element.drop_tree()
+        # An inline element left empty goes too: the extractor reads a paragraph with an empty
+        # inline element in it differently (it keeps one such paragraph of several).
+        while parent is not None and parent.tag in _INLINE and len(parent) == 0:
+            if (parent.text or "").strip():
+                break
+            grand = parent.getparent()
+            if grand is None:  # a subtree removed already
+                break
+            parent.drop_tree()
+            parent = grand
+    return len(unseen)
+
+
+def _page_background(root: Any) -> str | None:
+    """The background the page's style sheets give ``html`` or ``body``, if any."""
+    for sheet in root.iter("style"):
+        for selectors, body in _RULE.findall(sheet.text or "")[:_MAX_RULES]:
+            if {s.strip().lower() for s in selectors.split(",")} & {"html", "body"}:
+                background = _background(_declarations(body))
+                if background:
+                    return background
+    return None
+
+
+def _behind(element: Any) -> str | None:
+    """The background colour an element's own or nearest ancestor's inline style declares."""
+    while element is not None:
+        style = element.get("style")
+        if style:
+            background = _background(_declarations(style))
+            if background:
+                return background
+        element = element.getparent()
+    return None
+
+
+def as_seen(html: str) -> str:
+    """``html`` as a reader sees it: the text of its overrides in display order and the
+    elements no reader sees removed (serialized again), or ``html`` itself when it has
+    neither style, ``hidden`` attribute nor bidirectional control."""
+    bidi, styled = _SUSPECT.search(html) is not None, _UNSEEN_HINTS.search(html) is not None
+    if not (bidi or styled):
         return html
-    root = lxml.html.document_fromstring(html)
+    try:  # as bytes: a page may open with an XML declaration, which a str may not carry
+        root = lxml.html.document_fromstring(html.encode("utf-8"), parser=_PARSER)
+    except (ValueError, lxml.etree.ParserError):
+        return html  # nothing lxml can read: the extractor says what it makes of it
+    removed = without_unseen(root) if styled else 0
+    if bidi:
+        _display_order(root)
+    elif not removed:
+        return html
+    return str(lxml.html.tostring(root, encoding="unicode"))
+
+
+def _display_order(root: Any) -> None:
     for element in root.iter("bdo"):
         override = _RLO if str(element.get("dir", "")).lower() == "rtl" else _LRO
         element.text = override + (element.text or "")
@@ -43,10 +219,18 @@ def in_display_order(html: str) -> str:
             element.text += _PDF
     for element in root.iter():
         if isinstance(element.tag, str):  # not a comment or a processing instruction
-            element.text = _shown(element.text)
-        element.tail = _shown(element.tail)
-    return str(lxml.html.tostring(root, encoding="unicode"))
+            shown = _shown(element.text)
+            if shown is not None:
+                element.text = shown
+        shown = _shown(element.tail)
+        if shown is not None:
+            element.tail = shown
 
 
 def _shown(text: str | None) -> str | None:
-    return text if text is None else display_order(text)[0]
+    """``text`` in display order, or None when that changes nothing (or gives characters
+    that lxml would not take back)."""
+    if not text:
+        return None
+    shown = display_order(text)[0]
+    return shown if shown != text and not _NOT_XML.search(shown) else None

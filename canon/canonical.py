@@ -58,7 +58,7 @@ class Canonical:
 
     ``tokens[i]`` is the canonical word (lemma, stem or normalized form) whose source is
     ``text[spans[i][0]:spans[i][1]]`` in the text the user gave.  ``folds`` lists the words
-    written with Latin look-alike letters that were folded to Cyrillic, and ``dropped`` counts
+    written with look-alike letters that were folded to Cyrillic, and ``dropped`` counts
     the words removed as stop words.  ``tricks`` lists every repair (look-alike letters,
     marks, invisible characters, hyphens, transliteration) with its place in the text.
     """

@@ -78,7 +78,7 @@ def _folds_line(label: str, folds: Sequence[Fold]) -> str:
     more = f" and {len(folds) - 8} more" if len(folds) > 8 else ""
     word = "word" if len(folds) == 1 else "words"
     return (
-        f"[yellow]{label}: {len(folds)} {word} with Latin look-alike letters "
+        f"[yellow]{label}: {len(folds)} {word} with look-alike letters "
         f"folded to Cyrillic: {shown}{more}[/]"
     )
 

@@ -243,10 +243,12 @@ def describe(profile: Profile) -> str:
     for key, label in (
         ("yo_fold", "ё→е"),
         ("strip_marks", "stress marks and invisible characters removed"),
-        ("fold_confusables", "Latin look-alikes folded"),
     ):
         if s[key]:
             parts.append(label)
+    if s["fold_confusables"]:
+        wide = s["fold_all_lookalikes"]
+        parts.append("look-alikes of every script folded" if wide else "Latin look-alikes folded")
     if profile.stopwords:
         names = [k if "/" not in k else k.rsplit("/", 1)[-1] for k in profile.stopwords]
         negation = "negation kept" if profile.keep_negation else "negation dropped"

@@ -355,9 +355,9 @@ def test_a_hangul_filler_between_words_is_a_space_and_inside_a_word_is_removed()
 @pytest.mark.slow
 def test_hangul_fillers_everywhere_stay_linear() -> None:
     text = "а\u3164" * 100_000
-    started = time.perf_counter()
+    started = time.process_time()  # this process's work: other tests share the cores
     canon.canonicalize(text, "lemma")
-    assert time.perf_counter() - started < 30  # about 5 s here; quadratic would be hours
+    assert time.process_time() - started < 30  # about 5 s here; quadratic would be hours
 
 
 @pytest.mark.parametrize("char", ["\u3164", "\u200b", "\u034f", "\u2060"])

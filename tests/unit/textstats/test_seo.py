@@ -326,9 +326,9 @@ def test_a_phrase_needs_the_fewest_repeats() -> None:
 def test_long_hostile_texts_take_bounded_time(article: str) -> None:
     for text in (article * 76, "чай " * 50_000, "купить чай. " * 20_000):
         assert len(text) >= 190_000
-        started = time.perf_counter()
+        started = time.process_time()  # this process's work: other tests share the cores
         stats = text_stats(text, keywords=["купить чай", "чай"])
-        assert time.perf_counter() - started < 10
+        assert time.process_time() - started < 10
         assert len(stats.stuffing) <= 10
 
 

@@ -104,7 +104,16 @@ class _Hiding:
         )
 
 
-def _sheet_hiding(root: Any) -> _Hiding:
+def _sheet_rules(root: Any) -> list[tuple[str, dict[str, str]]]:
+    """The rules of the page's own style sheets: selectors and declarations (bounded)."""
+    return [
+        (selectors, _declarations(body))
+        for sheet in root.iter("style")
+        for selectors, body in _RULE.findall(sheet.text or "")[:_MAX_RULES]
+    ]
+
+
+def _sheet_hiding(rules: list[tuple[str, dict[str, str]]]) -> _Hiding:
     """The simple selectors (``tag``, ``.class``, ``#id``, ``tag.class``) of the page's style
     sheets whose declarations hide what they select (not by colour: what lies behind an
     element a sheet styles is the sheet's business)."""
@@ -112,31 +121,31 @@ def _sheet_hiding(root: Any) -> _Hiding:
     classes: set[str] = set()
     ids: set[str] = set()
     pairs: set[tuple[str, str]] = set()
-    for sheet in root.iter("style"):
-        for selectors, body in _RULE.findall(sheet.text or "")[:_MAX_RULES]:
-            if not _hides(_declarations(body), None, colour_too=False):
+    for selectors, declared in rules:
+        if not _hides(declared, None, colour_too=False):
+            continue
+        for selector in selectors.split(","):
+            found = _SIMPLE.match(selector)
+            if found is None:
                 continue
-            for selector in selectors.split(","):
-                found = _SIMPLE.match(selector)
-                if found is None:
-                    continue
-                tag, kind, name = found.groups()
-                if kind == "." and tag:
-                    pairs.add((tag, name))
-                elif kind == ".":
-                    classes.add(name)
-                elif kind == "#":
-                    ids.add(name)
-                elif tag and tag not in ("html", "body", "head"):
-                    tags.add(tag)
+            tag, kind, name = found.groups()
+            if kind == "." and tag:
+                pairs.add((tag, name))
+            elif kind == ".":
+                classes.add(name)
+            elif kind == "#":
+                ids.add(name)
+            elif tag and tag not in ("html", "body", "head"):
+                tags.add(tag)
     return _Hiding(frozenset(tags), frozenset(classes), frozenset(ids), frozenset(pairs))
 
 
 def without_unseen(root: Any) -> int:
     """Remove from a parsed page the elements a reader never sees (the ``hidden`` attribute,
     inline styles and the page's own simple style rules that hide them); how many."""
-    hiding = _sheet_hiding(root)
-    page = _page_background(root)
+    rules = _sheet_rules(root)  # read once, for what they hide and for the page's background
+    hiding = _sheet_hiding(rules)
+    page = _page_background(rules)
     unseen: dict[int, Any] = {}
     for element in root.iter():
         if not isinstance(element.tag, str) or element.tag in ("html", "body", "head"):
@@ -166,14 +175,13 @@ def without_unseen(root: Any) -> int:
     return len(unseen)
 
 
-def _page_background(root: Any) -> str | None:
+def _page_background(rules: list[tuple[str, dict[str, str]]]) -> str | None:
     """The background the page's style sheets give ``html`` or ``body``, if any."""
-    for sheet in root.iter("style"):
-        for selectors, body in _RULE.findall(sheet.text or "")[:_MAX_RULES]:
-            if {s.strip().lower() for s in selectors.split(",")} & {"html", "body"}:
-                background = _background(_declarations(body))
-                if background:
-                    return background
+    for selectors, declared in rules:
+        if {s.strip().lower() for s in selectors.split(",")} & {"html", "body"}:
+            background = _background(declared)
+            if background:
+                return background
     return None
 
 

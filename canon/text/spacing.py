@@ -85,28 +85,22 @@ def _split_run(
         pieces = [piece for group in groups for piece in _group_words(group)]
         if not any(_spells_a_word(word) for word, _ in pieces):
             return None  # one-letter words and a double space, most likely
-        return tuple(w for w, _ in pieces), [span for _, span in pieces]
-    forms: list[str] = []
-    spans: list[tuple[int, int]] = []
-    if not _RUSSIAN.fullmatch("".join(c for _, c in letters)):
+        return _as_words(pieces)
+    # The gaps are all alike: the run is one group.
+    spelled = "".join(c for _, c in letters)
+    if not _RUSSIAN.fullmatch(spelled):
         # Latin letters or digits spaced alike (``R e n a u l t``): one word, if long enough
-        if len(letters) < _MIN_FOREIGN:
-            return None
-        return ("".join(c for _, c in letters),), [(letters[0][0], letters[-1][0] + 1)]
-    for group in groups:
-        spelled = "".join(c for _, c in group)
-        word_lengths = _fewest_words(spelled)
-        if word_lengths is None:
-            return None
-        at = 0
-        for length in word_lengths:
-            piece = group[at : at + length]
-            forms.append("".join(c for _, c in piece))
-            spans.append((piece[0][0], piece[-1][0] + 1))
-            at += length
-    if len(letters) / len(forms) < _MIN_MEAN or max(map(len, forms)) < _LONG + 1:
-        return None  # one-letter words in a row (``и в и в``), not a spaced word
-    return tuple(forms), spans
+        return None if len(letters) < _MIN_FOREIGN else _as_words(_pieces(letters, [len(letters)]))
+    lengths = _fewest_words(spelled)
+    if lengths is None or len(letters) / len(lengths) < _MIN_MEAN or max(lengths) < _LONG + 1:
+        return None  # no split, or one-letter words in a row (``и в и в``): not a spaced word
+    return _as_words(_pieces(letters, lengths))
+
+
+def _as_words(
+    pieces: list[tuple[str, tuple[int, int]]],
+) -> tuple[tuple[str, ...], list[tuple[int, int]]]:
+    return tuple(w for w, _ in pieces), [span for _, span in pieces]
 
 
 def _group_words(group: list[tuple[int, str]]) -> list[tuple[str, tuple[int, int]]]:
@@ -120,10 +114,17 @@ def _group_words(group: list[tuple[int, str]]) -> list[tuple[str, tuple[int, int
             return [(c, (at, at + 1)) for at, c in group]
         lengths = _fewest_words(spelled)
     if lengths is None or len(lengths) != 2 or not _function_word(spelled[: lengths[0]]):
-        return [(spelled, (group[0][0], group[-1][0] + 1))]  # a name or a compound, kept
+        lengths = [len(group)]  # a name or a compound, kept whole
+    return _pieces(group, lengths)
+
+
+def _pieces(
+    letters: list[tuple[int, str]], lengths: list[int]
+) -> list[tuple[str, tuple[int, int]]]:
+    """``letters`` cut into words of ``lengths``: each word and its span in the run."""
     pieces, at = [], 0
     for length in lengths:
-        piece = group[at : at + length]
+        piece = letters[at : at + length]
         pieces.append(("".join(c for _, c in piece), (piece[0][0], piece[-1][0] + 1)))
         at += length
     return pieces

@@ -12,12 +12,13 @@ import csv
 import gzip
 import json
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks._common import REPO
 from testkit.corpus import DOC_WORDS
+from testkit.drafts import raw_words
 
 __all__ = [
     "ARTICLES",
@@ -37,6 +38,8 @@ __all__ = [
     "read_russian_articles",
     "read_texts",
     "read_tsv",
+    "stories",
+    "word_runs",
 ]
 
 SHARED_DATA = REPO.parent / "shared" / "data"
@@ -193,3 +196,29 @@ def read_eval_pages(folder: Path) -> list[tuple[str, Path]]:
     """(URL, HTML file) of every page of trafilatura's evaluation subset."""
     entries = json.loads((folder / "evaldata_subset.json").read_text("utf-8"))
     return [(url, folder / "html" / entry["file"]) for url, entry in sorted(entries.items())]
+
+
+def stories(pairs: Sequence[Pair]) -> list[list[str]]:
+    """Articles grouped by story: the connected parts of the same-story (OK) pairs; every
+    article of a BAD pair is in some group too."""
+    parent: dict[str, str] = {}
+
+    def root(text: str) -> str:
+        while parent.setdefault(text, text) != text:
+            text = parent[text]
+        return text
+
+    for pair in pairs:
+        a, b = root(pair.first), root(pair.second)
+        if pair.label == "OK" and a != b:
+            parent[b] = a
+    groups: dict[str, list[str]] = {}
+    for text in parent:
+        groups.setdefault(root(text), []).append(text)
+    return list(groups.values())
+
+
+def word_runs(text: str, n: int) -> set[tuple[str, ...]]:
+    """The runs of ``n`` words of ``text``, as the ``raw`` profile cuts words."""
+    words = raw_words(text)
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}

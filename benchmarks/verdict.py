@@ -69,13 +69,13 @@ from benchmarks._common import (
     target_text,
     verdict,
 )
-from benchmarks.data import NEWS, SHARED_DATA, Pair, dataset, read_news
+from benchmarks.data import NEWS, SHARED_DATA, Pair, dataset, read_news, stories, word_runs
 from canon import CheckResult, Index
 from canon.fingerprints.shingles import window_hashes
 from canon.index.rules import IndexedProfile, profile_of
 from canon.index.store import IndexStats
 from canon.uniqueness.against_index import ProfileCheck
-from testkit.drafts import KINDS, LABELS, TRUTH, Draft, make_draft, raw_words, sentences
+from testkit.drafts import KINDS, LABELS, TRUTH, Draft, make_draft, sentences
 from testkit.tricks import TRICKS, Trick
 
 SEED = 2026
@@ -109,45 +109,20 @@ class Corpus:
     fresh: list[str]
 
 
-def _stories(pairs: Sequence[Pair]) -> list[list[str]]:
-    """Articles grouped by story: the connected parts of the same-story (OK) pairs; every
-    article of a BAD pair is in some group too."""
-    parent: dict[str, str] = {}
-
-    def root(text: str) -> str:
-        while parent.setdefault(text, text) != text:
-            text = parent[text]
-        return text
-
-    for pair in pairs:
-        a, b = root(pair.first), root(pair.second)
-        if pair.label == "OK" and a != b:
-            parent[b] = a
-    groups: dict[str, list[str]] = {}
-    for text in parent:
-        groups.setdefault(root(text), []).append(text)
-    return list(groups.values())
-
-
-def _runs(text: str, n: int) -> set[tuple[str, ...]]:
-    words = raw_words(text)
-    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
-
-
 def split_corpus(pairs: Sequence[Pair], seed: int) -> Corpus:
     """Stories at random into held-out (about ``HOLDOUT`` of the articles) and indexed."""
-    stories = _stories(pairs)
-    random.Random(seed).shuffle(stories)
-    total = sum(len(s) for s in stories)
+    groups = stories(pairs)
+    random.Random(seed).shuffle(groups)
+    total = sum(len(s) for s in groups)
     held: list[str] = []
     indexed: list[str] = []
-    for story in stories:
+    for story in groups:
         (held if len(held) < HOLDOUT * total else indexed).extend(story)
     names = {text: f"news-{i:03d}" for i, text in enumerate(indexed)}
     seen: set[tuple[str, ...]] = set()
     for text in indexed:
-        seen |= _runs(text, BOILERPLATE_RUN)
-    fresh = [s for t in held for s in sentences(t) if not _runs(s, BOILERPLATE_RUN) & seen]
+        seen |= word_runs(text, BOILERPLATE_RUN)
+    fresh = [s for t in held for s in sentences(t) if not word_runs(s, BOILERPLATE_RUN) & seen]
     partners: dict[str, list[str]] = {}
     for pair in pairs:
         if pair.label == "OK" and pair.first in names and pair.second in names:

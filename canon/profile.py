@@ -21,6 +21,7 @@ from .text.bidi import version as bidi_version
 from .text.form import CANONICAL_FORM_VERSION
 from .text.lemmatize import analyzer_version
 from .text.lookalikes import version as lookalike_version
+from .text.synonyms import version as synonyms_version
 from .text.translit import versions as translit_versions
 from .text.wordlists import list_words, read_synonyms, resolve_list
 
@@ -177,6 +178,8 @@ def _fingerprint(profile: Profile) -> str:
         "synonyms": read_synonyms(profile.synonyms) if profile.synonyms else [],
         "analyzer": analyzer_version(profile.morphology),
         "repairs": _repair_versions(profile),
+        # The sentence sets of a lemma profile hold synonym classes.
+        "sentence_classes": synonyms_version() if profile.morphology == "lemma" else "",
     }
     blob = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]

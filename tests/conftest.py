@@ -22,8 +22,14 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 @pytest.fixture(scope="session", autouse=True)
 def lemma_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The persisted lemma cache of the whole run (CLI subprocesses too) in a temporary folder,
-    never the user's cache directory."""
-    folder = tmp_path_factory.mktemp("lemma-cache")
+    never the user's cache directory; one folder for every worker of a parallel run, so the
+    synonym classes are built once (the files are written for concurrent processes)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = base.parent / "lemma-cache"
+        folder.mkdir(exist_ok=True)
+    else:
+        folder = tmp_path_factory.mktemp("lemma-cache")
     before = os.environ.get("CANON_CACHE_DIR")
     os.environ["CANON_CACHE_DIR"] = str(folder)
     yield folder

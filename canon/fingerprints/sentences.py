@@ -33,6 +33,7 @@ from ..canonical import Canonical
 from ..hashing import token_hashes
 from ..records import record_dict
 from ..text.sentences import sentence_spans
+from ..text.synonyms import classes_of
 
 __all__ = [
     "MAX_LEMMAS",
@@ -181,6 +182,13 @@ def _pieces(sentences: np.ndarray, tokens: np.ndarray) -> tuple[np.ndarray, np.n
     return begin, end, spans
 
 
+def _words(canonical: Canonical) -> list[str] | tuple[str, ...]:
+    """The tokens a sentence set holds: lemmas as their synonym classes."""
+    if canonical.profile.morphology == "lemma":
+        return classes_of(canonical.tokens)
+    return canonical.tokens
+
+
 def sentence_sets(canonical: Canonical) -> SentenceSets:
     """The sentences of ``canonical.text`` that hold at least one of its tokens, each with the
     hashes of the tokens whose spans lie inside it."""
@@ -190,7 +198,7 @@ def sentence_sets(canonical: Canonical) -> SentenceSets:
     found = np.asarray(sentence_spans(canonical.text), dtype=np.int64).reshape(-1, 2)
     begin, end, spans = _pieces(found, tokens)
     at, piece = _ranges(begin, end)
-    hashes = token_hashes(canonical.tokens)[at]
+    hashes = token_hashes(_words(canonical))[at]
     order = np.lexsort((hashes, piece))  # by piece, then hash
     hashes, piece = hashes[order], piece[order]
     new = np.ones(len(hashes), dtype=bool)

@@ -8,4 +8,4 @@ from __future__ import annotations
 
 __all__ = ["CANONICAL_FORM_VERSION"]
 
-CANONICAL_FORM_VERSION = 5
+CANONICAL_FORM_VERSION = 6  # 6: sentence sets hold synonym classes

@@ -47,7 +47,7 @@ import xxhash
 from ..hashing import token_hashes
 from .form import CANONICAL_FORM_VERSION
 
-__all__ = ["CACHE_ENV", "LemmaFile", "cache_dir", "lemma_file", "table_file"]
+__all__ = ["CACHE_ENV", "LemmaFile", "cache_dir", "lemma_file", "locked", "table_file"]
 
 CACHE_ENV = "CANON_CACHE_DIR"
 LAYOUT = 1  # bumped when the file layout changes
@@ -168,7 +168,7 @@ class LemmaFile:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with _locked(self.path.with_name(self.path.name + ".lock")):
+            with locked(self.path.with_name(self.path.name + ".lock")):
                 self._merge()
         except OSError as exc:
             self._warn(f"cannot be written ({exc.strerror or exc}); lemmas stay in memory")
@@ -195,7 +195,7 @@ class LemmaFile:
 
 
 @contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def locked(path: Path) -> Iterator[None]:
     """An exclusive lock on ``path`` (POSIX ``flock``; elsewhere writers are not serialized and
     the last one wins)."""
     try:

@@ -32,6 +32,7 @@ __all__ = [
     "clear_caches",
     "is_known",
     "known_prefix",
+    "likeliest",
     "parts_of_speech",
     "readings",
 ]
@@ -258,6 +259,14 @@ def _read(word: str) -> tuple[Reading, ...]:
         )
         for p in _analyzer().parse(word)
     )
+
+
+def likeliest(word: str) -> tuple[str, str, frozenset[str]]:
+    """pymorphy3's likeliest reading of ``word``: its lemma, part of speech and grammemes."""
+    if _nameless(word):
+        return word, "", frozenset()
+    parse = _analyzer().parse(word)[0]
+    return parse.normal_form, str(parse.tag.POS or ""), frozenset(parse.tag.grammemes)
 
 
 def readings(word: str) -> tuple[Reading, ...]:

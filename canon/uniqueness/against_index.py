@@ -41,6 +41,7 @@ __all__ = [
     "SimilarDocument",
     "SourceMatch",
     "check",
+    "verdict_over",
 ]
 
 
@@ -480,12 +481,14 @@ def _formula(
     sentences = ""
     if sentence_profile is not None:
         sentences = (
-            " or in a sentence rewritten from a source's (IDF-weighted Dice of their content "
-            f"lemmas under {sentence_profile} at least {settings.sentence_threshold:g})"
+            " or anywhere in a sentence rewritten from a source's (IDF-weighted Dice of their "
+            f"content lemmas, read as synonym classes, under {sentence_profile} at least "
+            f"{settings.sentence_threshold:g})"
         )
     return (
         "uniqueness = 1 − copied − rewritten, as shares of the draft's letters and digits; "
-        f"copied: inside shingles matched word for word under {named(exact)}; "
+        f"copied: inside shingles matched word for word under {named(exact)}"
+        f"{', outside rewritten sentences' if sentences else ''}; "
         f"rewritten: inside shingles matched only under {named(inexact)}{sentences}; "
         f"a source counts when it holds at least {settings.min_shared} of the draft's shingles"
         f"{' or a sentence' if sentences else ''}{common}"
@@ -499,19 +502,34 @@ def _verdict(
     run: _Run,
     sentence_profile: str | None,
 ) -> Verdict:
-    copied = [f for p in checks if p.word_for_word for f in p.fragments]
-    rewritten = [f for p in checks if not p.word_for_word for f in p.fragments]
-    rewritten += [Fragment(r.start, r.end) for r in rewrites]
+    formula = _formula(checks, run.settings, sentence_profile)
+    return verdict_over(
+        text, checks, rewrites, skip_quotes=run.settings.skip_quotes, name=run.name, formula=formula
+    )
+
+
+def verdict_over(
+    text: str,
+    checks: Sequence[ProfileCheck],
+    rewrites: Sequence[Rewrite],
+    *,
+    skip_quotes: bool,
+    name: str,
+    formula: str,
+) -> Verdict:
+    """The verdict on ``text`` from the fragments of its profile checks and the sentences
+    found rewritten; with ``skip_quotes`` quotations are left out unless matched."""
     left_out: list[Fragment | tuple[int, int]] = [f for p in checks for f in p.left_out]
-    if run.settings.skip_quotes:
+    if skip_quotes:
         left_out += quoted_ranges(text)
     return verdict_of(
         text,
-        name=run.name,
-        copied=copied,
-        rewritten=rewritten,
+        name=name,
+        copied=[f for p in checks if p.word_for_word for f in p.fragments],
+        rewritten=[f for p in checks if not p.word_for_word for f in p.fragments],
+        sentences=[Fragment(r.start, r.end) for r in rewrites],
         left_out=left_out,
-        formula=_formula(checks, run.settings, sentence_profile),
+        formula=formula,
     )
 
 

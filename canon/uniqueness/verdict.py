@@ -4,7 +4,9 @@ The verdict counts the draft's letters and digits (spaces and punctuation carry 
 so the parts add up: ``uniqueness = 1 − copied − rewritten``.  A counted character is
 *copied* when it lies in a fragment matched word for word (a ``raw``-like profile), and
 *rewritten* when it lies only in fragments matched after canonicalization (lemmas, stems) or in
-a sentence judged rewritten.  Characters of quotations (when they are skipped) and of text
+a sentence judged rewritten: a sentence of a source with its words swapped for synonyms or put
+in another order keeps runs of the source's words, and those count as rewritten too, since the
+sentence as a whole is.  Characters of quotations (when they are skipped) and of text
 found only in excluded sources are left out of the count.
 """
 
@@ -79,11 +81,13 @@ def _mask_one_by_one(size: int, bounds: list[tuple[int, int]]) -> np.ndarray:
     return np.cumsum(edges[:-1]) > 0
 
 
-def _runs(mask: np.ndarray) -> tuple[Fragment, ...]:
-    """The maximal runs of true characters of ``mask``."""
+def _runs(mask: np.ndarray, counts: np.ndarray) -> tuple[Fragment, ...]:
+    """The maximal runs of true characters of ``mask`` holding a counted character."""
     padded = np.concatenate(([False], mask, [False])).astype(np.int8)
     change = np.flatnonzero(np.diff(padded))
-    return tuple(Fragment(int(s), int(e)) for s, e in zip(change[::2], change[1::2]))
+    return tuple(
+        Fragment(int(s), int(e)) for s, e in zip(change[::2], change[1::2]) if counts[s:e].any()
+    )
 
 
 def counted(text: str) -> np.ndarray:
@@ -96,19 +100,23 @@ def verdict_of(
     *,
     copied: Iterable[Fragment],
     rewritten: Iterable[Fragment],
+    sentences: Iterable[Fragment] = (),
     left_out: Iterable[Fragment | tuple[int, int]] = (),
     formula: str,
     name: str = "draft",
 ) -> Verdict:
     """The verdict on ``text``, given the ranges matched word for word (``copied``), matched
-    only after canonicalization (``rewritten``) and left out of the count unless matched
-    (``left_out``: quotations, text found only in excluded sources).
+    only after canonicalization (``rewritten``), the sentences judged rewritten (``sentences``:
+    rewritten throughout, the runs inside them matched word for word too) and the ranges left
+    out of the count unless matched (``left_out``: quotations, text found only in excluded
+    sources).
 
     A draft with nothing left to count raises :class:`InputError` naming it (``name``).
     """
     size = len(text)
-    copy = ranges_mask(size, copied)
-    rewrite = ranges_mask(size, rewritten) & ~copy
+    judged = ranges_mask(size, sentences)
+    copy = ranges_mask(size, copied) & ~judged
+    rewrite = (ranges_mask(size, rewritten) | judged) & ~copy
     counts = counted(text) & ~(ranges_mask(size, left_out) & ~copy & ~rewrite)
     chars = int(counts.sum())
     if chars == 0:
@@ -121,6 +129,6 @@ def verdict_of(
         rewritten_share,
         chars,
         formula,
-        _runs(copy),
-        _runs(rewrite),
+        _runs(copy, counts),
+        _runs(rewrite, counts),
     )

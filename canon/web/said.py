@@ -27,11 +27,15 @@ __all__ = ["LIBRARY_SENTENCES", "said", "said_parts"]
 LIBRARY_SENTENCES = (
     # the verdict's formula (canon.uniqueness, canon.uniqueness.web), clause by clause
     N_("uniqueness = 1 − copied − rewritten, as shares of the draft's letters and digits"),
+    N_(
+        "copied: inside shingles matched word for word under %(profiles)s, outside rewritten "
+        "sentences"
+    ),
     N_("copied: inside shingles matched word for word under %(profiles)s"),
     N_(
-        "rewritten: inside shingles matched only under %(profiles)s or in a sentence rewritten "
-        "from a source's (IDF-weighted Dice of their content lemmas under %(profile)s at least "
-        "%(threshold)s)"
+        "rewritten: inside shingles matched only under %(profiles)s or anywhere in a sentence "
+        "rewritten from a source's (IDF-weighted Dice of their content lemmas, read as synonym "
+        "classes, under %(profile)s at least %(threshold)s)"
     ),
     N_("rewritten: inside shingles matched only under %(profiles)s"),
     N_("a source counts when it holds at least %(count)s of the draft's shingles or a sentence"),

@@ -45,11 +45,11 @@ from testkit import corpus
 
 SCRIPTS = (
     "checks", "codepoints", "crawl", "dedup", "extraction", "index", "lemmas", "quality",
-    "repairs", "sampling", "sentences", "seo_ranges", "signatures", "speed", "verdict",
+    "repairs", "sampling", "sentences", "seo_ranges", "signatures", "speed", "synonyms", "verdict",
     "winnowing", "workers",
 )  # fmt: skip
 SHARED = ("_common", "_skeletons", "data")
-TESTKIT = ("corpus", "drafts", "tricks")  # shared with the tests, in testkit/
+TESTKIT = ("corpus", "drafts", "synonymizer", "tricks")  # shared with the tests, in testkit/
 
 
 class FakeTime:

@@ -20,7 +20,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...canonical import Fragment
 from ...index.prepare import prepare_all
 from ...index.rules import profile_of
 from ...index.settings import IndexRules
@@ -31,7 +30,7 @@ from ...sources.documents import Document
 from ...sources.search.cache import QueryCache
 from ...sources.search.hits import Provider
 from ...text.quotes import quoted_ranges
-from ..against_index import CheckResult, ProfileCheck, check
+from ..against_index import CheckResult, ProfileCheck, check, verdict_over
 from ..exclusion import Exclusion
 from ..settings import MAX_PAGES, RESULTS_PER_QUERY, CheckSettings
 from ..verdict import verdict_of
@@ -121,19 +120,13 @@ def _merged(
     """One verdict over the index's and the web's matches."""
     checks: tuple[ProfileCheck, ...] = ours.profiles + theirs.profiles
     rewrites = ours.rewrites + theirs.rewrites
-    copied = [f for p in checks if p.word_for_word for f in p.fragments]
-    rewritten = [f for p in checks if not p.word_for_word for f in p.fragments]
-    rewritten += [Fragment(r.start, r.end) for r in rewrites]
-    left_out: list[Fragment | tuple[int, int]] = [f for p in checks for f in p.left_out]
-    if skip_quotes:
-        left_out += quoted_ranges(text)
     assert ours.verdict is not None
     formula = (
         f"{ours.verdict.formula}; the same over the pages found on the web, a character "
         "counting as copied or rewritten when either the index or the web holds it"
     )
-    verdict = verdict_of(
-        text, copied=copied, rewritten=rewritten, left_out=left_out, formula=formula, name=name
+    verdict = verdict_over(
+        text, checks, rewrites, skip_quotes=skip_quotes, name=name, formula=formula
     )
     tricks = tuple(dict.fromkeys(ours.tricks + theirs.tricks))
     return CheckResult(text, checks, verdict, tricks, rewrites, ours.texts | theirs.texts)

@@ -321,3 +321,50 @@ def test_sentences_the_shingles_explain_are_not_judged_again(index: Path) -> Non
     assert [getattr(judged_all, f) for f in figures] == [
         getattr(result.verdict, f) for f in figures
     ]
+
+
+# ------------------------------------------------------------------ synonyms
+
+# Two sentences of GARDEN with content words swapped for synonyms (and inflected as the
+# originals were), the rest kept: runs of the original's words remain between the swaps.
+SYNONYMIZED = (
+    "Владельцы, которые истратят на участок несколько октябрьских выходных, весной освободят "
+    "себя от множества тревог и неприятных сюрпризов. "
+    "Ботву, сорняки и упавшие плоды устраняют целиком: в растительных остатках охотно зимуют "
+    "вредители и споры грибковых болезней."
+)
+
+
+def test_a_synonymized_sentence_is_rewritten_never_copied(index: Path) -> None:
+    result = _check(index, SYNONYMIZED)
+    assert any(p.fragments for p in result.profiles if p.profile == "raw")  # runs kept
+    verdict = result.verdict
+    assert verdict.copied == 0.0 and verdict.uniqueness == 0.0 and verdict.rewritten == 1.0
+    assert len(result.rewrites) == 2
+    for rewrite in result.rewrites:  # each names its own source sentence
+        assert Path(rewrite.source).name == "garden.txt"
+        said = GARDEN[rewrite.source_start : rewrite.source_end]
+        assert said.split()[-1] == SYNONYMIZED[rewrite.start : rewrite.end].split()[-1]
+    assert "synonym classes" in verdict.formula
+
+
+def test_the_classes_give_a_synonymized_sentence_its_source_score(
+    index: Path, tmp_path: Path, monkeypatch
+) -> None:
+    first = _sentences(SYNONYMIZED)[0]
+    (with_classes,) = _check(index, first).rewrites
+    from canon.fingerprints import sentences
+
+    monkeypatch.setattr(sentences, "_words", lambda canonical: canonical.tokens)
+    (tmp_path / "garden.txt").write_text(GARDEN, "utf-8")
+    with Index(tmp_path / "plain.db", create=True) as opened:
+        canon.add_sources(opened, [str(tmp_path / "garden.txt")])
+    (plain,) = _check(tmp_path / "plain.db", first).rewrites
+    assert with_classes.score == pytest.approx(1.0) and plain.score < 0.65
+
+
+def test_words_of_the_same_classes_in_another_sense_are_not_merged(index: Path) -> None:
+    # осень ~ весна, хозяин, выходной, парк ~ огород: a few classes shared, another story
+    other = "Осенью хозяева собак тратят выходные на долгие прогулки в городском парке."
+    result = _check(index, f"{NEW} {other}")
+    assert not result.rewrites and result.verdict.uniqueness == 1.0

@@ -218,6 +218,12 @@ def _print_runs(console: Console, title: str, runs: Sequence[Run]) -> None:
     console.print(text)
 
 
+def _phrases_shown(phrases: Sequence[str]) -> str:
+    shown = ", ".join(f"«{escape(p)}»" for p in phrases[:_PHRASES_SHOWN])
+    more = len(phrases) - _PHRASES_SHOWN
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
 def _verdict_lines(row: VerdictRow) -> str:
     return (
         f"[bold]uniqueness {row.uniqueness}[/]   copied {row.copied} · rewritten "
@@ -285,11 +291,13 @@ def print_check(
         console.print("\n[bold]Sources[/]")
         console.print(_merged_sources_grid(view.sources))
     if view.set_phrases:
-        shown = ", ".join(f"«{escape(p)}»" for p in view.set_phrases[:_PHRASES_SHOWN])
-        more = len(view.set_phrases) - _PHRASES_SHOWN
+        shown = _phrases_shown(view.set_phrases)
+        console.print(f"\n[bold]Set phrases[/] (in too many documents to tie to a source): {shown}")
+    if view.uncounted:
+        shown = _phrases_shown(view.uncounted)
         console.print(
-            f"\n[bold]Set phrases[/] (in too many documents to tie to a source): {shown}"
-            + (f" and {more} more" if more > 0 else "")
+            "\n[bold]Found but not counted[/] (too short, or a sentence a text on the same "
+            f"subject may well say): {shown}"
         )
     if details:
         _print_details(console, view)

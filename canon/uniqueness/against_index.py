@@ -29,6 +29,7 @@ from ..records import record_dict
 from ..text.quotes import quoted_ranges
 from ..text.tricks import Trick
 from .attribution import Attribution, attribute, fragment_owners, passages, windows_of
+from .evidence import MIN_RUN_WORDS, backing, short_runs, supported, words_in
 from .exclusion import Exclusion
 from .rewrites import Rewrite, find_rewrites
 from .settings import CheckSettings
@@ -495,39 +496,48 @@ def _formula(
     )
 
 
-def _verdict(
-    text: str,
-    checks: Sequence[ProfileCheck],
-    rewrites: Sequence[Rewrite],
-    run: _Run,
-    sentence_profile: str | None,
-) -> Verdict:
-    formula = _formula(checks, run.settings, sentence_profile)
-    return verdict_over(
-        text, checks, rewrites, skip_quotes=run.settings.skip_quotes, name=run.name, formula=formula
-    )
+def _long_fragments(text: str, checks: Sequence[ProfileCheck]) -> dict[str, list[Fragment]]:
+    """Each source's shingle fragments of ``MIN_RUN_WORDS`` words or more, by name."""
+    found: dict[str, list[Fragment]] = {}
+    for match in (m for p in checks for m in p.sources):
+        long = [f for f in match.fragments if words_in(text, f) >= MIN_RUN_WORDS]
+        found.setdefault(match.source, []).extend(long)
+    return found
 
 
 def verdict_over(
     text: str,
     checks: Sequence[ProfileCheck],
     rewrites: Sequence[Rewrite],
+    weak: Sequence[Rewrite] = (),
     *,
     skip_quotes: bool,
     name: str,
     formula: str,
 ) -> Verdict:
     """The verdict on ``text`` from the fragments of its profile checks and the sentences
-    found rewritten; with ``skip_quotes`` quotations are left out unless matched."""
+    found rewritten (``weak``: found, but too weakly to count); with ``skip_quotes``
+    quotations are left out unless matched."""
     left_out: list[Fragment | tuple[int, int]] = [f for p in checks for f in p.left_out]
     if skip_quotes:
         left_out += quoted_ranges(text)
+    copied = [f for p in checks if p.word_for_word for f in p.fragments]
+    rewritten = [f for p in checks if not p.word_for_word for f in p.fragments]
+    sentences = [Fragment(r.start, r.end) for r in rewrites]
+    by_source: dict[str, list[Fragment]] = {}
+    for match in (m for p in checks for m in p.sources):
+        by_source.setdefault(match.source, []).extend(match.fragments)
+    backed = backing(text, rewrites, by_source)
     return verdict_of(
         text,
         name=name,
-        copied=[f for p in checks if p.word_for_word for f in p.fragments],
-        rewritten=[f for p in checks if not p.word_for_word for f in p.fragments],
-        sentences=[Fragment(r.start, r.end) for r in rewrites],
+        copied=copied,
+        rewritten=rewritten,
+        sentences=sentences,
+        uncounted=[
+            *short_runs(text, copied + rewritten, sentences, backed),
+            *(Fragment(r.start, r.end) for r in weak),
+        ],
         left_out=left_out,
         formula=formula,
     )
@@ -557,9 +567,17 @@ def check(
     measured = [(p, c) for p, (_, c) in zip(chosen, done) if c.profile.morphology != "none"]
     if settings.sentence_threshold is None:
         measured = []
-    rewrites = _rewrites(text, index, *measured[0], run, checks) if measured else ()
+    found = _rewrites(text, index, *measured[0], run, checks) if measured else ()
+    long = _long_fragments(text, checks)
+    rewrites, weak = supported(text, found, long)
+    # a weak sentence holding a long run of a source keeps that run counted
+    runs = [f for fragments in long.values() for f in fragments]
+    weak = tuple(w for w in weak if not any(f.start < w.end and w.start < f.end for f in runs))
     tricks = tuple(sorted({t for p in checks for t in p.tricks}, key=_trick_order))
-    verdict = _verdict(text, checks, rewrites, run, measured[0][0].name if measured else None)
+    formula = _formula(checks, settings, measured[0][0].name if measured else None)
+    verdict = verdict_over(
+        text, checks, rewrites, weak, skip_quotes=settings.skip_quotes, name=name, formula=formula
+    )
     texts = _texts(run.texts, checks, rewrites)
     return CheckResult(text, checks, verdict, tricks, rewrites, texts)
 

@@ -39,6 +39,8 @@ class Verdict:
     formula: str
     copied_fragments: tuple[Fragment, ...] = ()
     rewritten_fragments: tuple[Fragment, ...] = ()
+    # Found in sources but not counted: short runs and lone weak sentences (evidence.py).
+    uncounted: tuple[Fragment, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -49,6 +51,7 @@ class Verdict:
             "formula": self.formula,
             "copied_fragments": [[f.start, f.end] for f in self.copied_fragments],
             "rewritten_fragments": [[f.start, f.end] for f in self.rewritten_fragments],
+            "uncounted": [[f.start, f.end] for f in self.uncounted],
         }
 
 
@@ -101,15 +104,18 @@ def verdict_of(
     copied: Iterable[Fragment],
     rewritten: Iterable[Fragment],
     sentences: Iterable[Fragment] = (),
+    uncounted: Iterable[Fragment] = (),
     left_out: Iterable[Fragment | tuple[int, int]] = (),
     formula: str,
     name: str = "draft",
 ) -> Verdict:
     """The verdict on ``text``, given the ranges matched word for word (``copied``), matched
     only after canonicalization (``rewritten``), the sentences judged rewritten (``sentences``:
-    rewritten throughout, the runs inside them matched word for word too) and the ranges left
-    out of the count unless matched (``left_out``: quotations, text found only in excluded
-    sources).
+    rewritten throughout, the runs inside them matched word for word too), the ranges found in
+    sources but not to count (``uncounted``: short runs and weakly rewritten sentences, see
+    :mod:`canon.uniqueness.evidence`; their matches are removed and they are listed) and the
+    ranges left out of the count unless matched (``left_out``: quotations, text found only in
+    excluded sources).
 
     A draft with nothing left to count raises :class:`InputError` naming it (``name``).
     """
@@ -117,6 +123,9 @@ def verdict_of(
     judged = ranges_mask(size, sentences)
     copy = ranges_mask(size, copied) & ~judged
     rewrite = (ranges_mask(size, rewritten) | judged) & ~copy
+    unsure = ranges_mask(size, uncounted) & ~judged
+    copy &= ~unsure
+    rewrite &= ~unsure
     counts = counted(text) & ~(ranges_mask(size, left_out) & ~copy & ~rewrite)
     chars = int(counts.sum())
     if chars == 0:
@@ -131,4 +140,5 @@ def verdict_of(
         formula,
         _runs(copy, counts),
         _runs(rewrite, counts),
+        _runs(unsure, counts),
     )

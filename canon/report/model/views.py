@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ...canonical import Fragment
@@ -85,6 +85,8 @@ class CheckView:
     tricks: tuple[TrickRow, ...] = ()
     sources: tuple[SourceView, ...] = ()
     set_phrases: tuple[str, ...] = ()  # each phrase once, in draft order
+    # found in sources but too short or formulaic to count, each once, in draft order
+    uncounted: tuple[str, ...] = ()
 
 
 @dataclass
@@ -157,12 +159,13 @@ def check_view(result: CheckResult, doc: Document) -> CheckView:
         verdict_row(result.verdict) if result.verdict else None,
         trick_rows(result.tricks),
         sources,
-        _set_phrases(result),
+        _phrases(result.text, (f for p in result.profiles for f in p.set_phrases)),
+        _phrases(result.text, result.verdict.uncounted if result.verdict else ()),
     )
 
 
-def _set_phrases(result: CheckResult) -> tuple[str, ...]:
-    """The draft's set phrases as text, each once, in the order they first appear."""
-    ranges = sorted((f.start, f.end) for p in result.profiles for f in p.set_phrases)
-    phrases = (" ".join(result.text[start:end].split()) for start, end in ranges)
-    return tuple(dict.fromkeys(phrases))
+def _phrases(text: str, fragments: Iterable[Fragment]) -> tuple[str, ...]:
+    """The ``fragments`` of ``text`` as text, each once, in the order they first appear."""
+    ranges = sorted((f.start, f.end) for f in fragments)
+    phrases = (" ".join(text[start:end].split()) for start, end in ranges)
+    return tuple(p for p in dict.fromkeys(phrases) if p)

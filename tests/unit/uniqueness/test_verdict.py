@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from command import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 from repo_paths import FIXTURES
@@ -170,7 +171,11 @@ def test_a_chance_phrase_lists_no_source(index: Path) -> None:
     assert result.verdict.uniqueness == 1.0
     loose = _check(index, draft, profiles=["raw"], min_shared=1)
     assert [Path(m.source).name for m in loose.profiles[0].sources] == ["garden.txt"]
-    assert loose.verdict.uniqueness < 1.0
+    # ... and a run of four words in a new sentence is shown, not counted
+    assert loose.verdict.uniqueness == 1.0
+    assert [draft[f.start : f.end] for f in loose.verdict.uncounted] == [
+        "Перекопка и удобрение почвы"
+    ]
 
 
 def test_without_stored_text_there_are_no_passages(tmp_path: Path) -> None:
@@ -267,7 +272,7 @@ def test_sentences_with_their_words_shuffled_are_rewritten(index: Path) -> None:
 
 
 def test_a_shuffled_sentence_in_quotes_is_left_out(index: Path) -> None:
-    shuffled = _shuffled(_sentences(GARDEN)[2], 7)
+    shuffled = " ".join(_shuffled(s, 7) for s in _sentences(GARDEN)[2:4])
     draft = f"{NEW} Как пишут садоводы, «{shuffled}»"
     assert _check(index, draft).rewrites
     quoted = _check(index, draft, skip_quotes=True)
@@ -351,16 +356,17 @@ def test_a_synonymized_sentence_is_rewritten_never_copied(index: Path) -> None:
 def test_the_classes_give_a_synonymized_sentence_its_source_score(
     index: Path, tmp_path: Path, monkeypatch
 ) -> None:
-    first = _sentences(SYNONYMIZED)[0]
-    (with_classes,) = _check(index, first).rewrites
+    with_classes = _check(index, SYNONYMIZED).rewrites
     from canon.fingerprints import sentences
 
     monkeypatch.setattr(sentences, "_words", lambda canonical: canonical.tokens)
     (tmp_path / "garden.txt").write_text(GARDEN, "utf-8")
     with Index(tmp_path / "plain.db", create=True) as opened:
         canon.add_sources(opened, [str(tmp_path / "garden.txt")])
-    (plain,) = _check(tmp_path / "plain.db", first).rewrites
-    assert with_classes.score == pytest.approx(1.0) and plain.score < 0.65
+    plain = _check(tmp_path / "plain.db", SYNONYMIZED).rewrites
+    assert len(with_classes) == len(plain) == 2  # the two back each other: one source
+    assert all(r.score == pytest.approx(1.0) for r in with_classes)
+    assert min(r.score for r in plain) < 0.7  # the first: four of its words swapped
 
 
 def test_words_of_the_same_classes_in_another_sense_are_not_merged(index: Path) -> None:
@@ -368,3 +374,51 @@ def test_words_of_the_same_classes_in_another_sense_are_not_merged(index: Path) 
     other = "Осенью хозяева собак тратят выходные на долгие прогулки в городском парке."
     result = _check(index, f"{NEW} {other}")
     assert not result.rewrites and result.verdict.uniqueness == 1.0
+
+
+# ------------------------------------------------------------------ what is evidence
+
+# A GARDEN sentence told again in part: some of its words, others new, in another order.
+RETOLD = (
+    "Подальше от участка лучше вывезти больные стебли фитофторой, а здоровые можно отправить "
+    "в компостную яму у забора."
+)
+
+
+def test_a_short_shared_run_in_a_new_sentence_is_shown_not_counted(index: Path) -> None:
+    run = "охотно зимуют вредители и споры грибковых"  # six words of GARDEN
+    draft = f"{NEW} Мы знаем, что {run} растений — тема для отдельной статьи о лесах Сибири."
+    result = _check(index, draft)
+    assert any(p.fragments for p in result.profiles)  # the shingles do match
+    verdict = result.verdict
+    assert verdict.uniqueness == 1.0
+    assert [draft[f.start : f.end] for f in verdict.uncounted] == [run]
+    assert verdict.to_dict()["uncounted"] == [[f.start, f.end] for f in verdict.uncounted]
+
+
+def test_a_short_sentence_copied_whole_counts(index: Path) -> None:
+    copied = "Первым делом стоит навести порядок на огороде."
+    verdict = _check(index, f"{NEW} {copied}").verdict
+    assert verdict.copied == pytest.approx(
+        counted(copied).sum() / counted(f"{NEW} {copied}").sum(), abs=0.01
+    )
+    assert not verdict.uncounted
+
+
+def test_a_weakly_rewritten_sentence_counts_only_beside_more_of_its_source(index: Path) -> None:
+    alone = _check(index, f"{NEW} {RETOLD}")
+    assert not alone.rewrites and alone.verdict.uniqueness == 1.0
+    assert [alone.text[f.start : f.end] for f in alone.verdict.uncounted] == [RETOLD]
+    shuffled = " ".join(_shuffled(s, i) for i, s in enumerate(_sentences(GARDEN)[8:10]))
+    beside = _check(index, f"{NEW} {RETOLD} {shuffled}")
+    retold = beside.text.index(RETOLD)
+    assert any(r.start == retold and r.score < 0.95 for r in beside.rewrites)
+    assert not beside.verdict.uncounted
+
+
+def test_what_is_not_counted_is_shown_to_the_editor(index: Path, tmp_path: Path) -> None:
+    draft = tmp_path / "draft.txt"
+    draft.write_text(f"{NEW} {RETOLD}", "utf-8")
+    out = run_cli("check", draft, "--index", index, env={"COLUMNS": "200"})
+    assert out.returncode == 0, out.stderr
+    assert "Found but not counted" in out.stdout and "в компостную яму у забора" in out.stdout

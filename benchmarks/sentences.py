@@ -90,6 +90,7 @@ from benchmarks.data import (
 from canon import Index, canonicalize, get_profile
 from canon.fingerprints.sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, idf, sentence_sets
 from canon.hashing import token_hashes
+from canon.text.synonyms import classes_of
 from canon.index.segments import LEMMAS
 from canon.index.store import IndexedProfile
 from canon.uniqueness.rewrites import RewriteCheck, find_rewrites
@@ -176,8 +177,9 @@ class Scorer:
 
 
 def lemma_set(text: str) -> set[int]:
+    """The content lemmas of ``text``, as the sentence sets hold them (synonym classes)."""
     tokens = canonicalize(text, "lemma").tokens
-    return set(token_hashes(tokens).tolist()) if tokens else set()
+    return set(token_hashes(classes_of(tokens)).tolist()) if tokens else set()
 
 
 def sentence_lemma_sets(text: str) -> tuple[SentenceSets, list[set[int]]]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from razdel import sentenize
 
@@ -55,7 +56,13 @@ def _pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of every sentence of ``text``, in order."""
+    """``(start, end)`` of every sentence of ``text``, in order (the last few texts' spans
+    are remembered: a check asks for its draft's more than once)."""
+    return list(_spans(text))
+
+
+@lru_cache(maxsize=4)
+def _spans(text: str) -> tuple[tuple[int, int], ...]:
     spans: list[tuple[int, int]] = []
     for line_start, line_end in _lines(text):
         for start, end in _pieces(text, line_start, line_end):
@@ -63,4 +70,4 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
                 first, last = start + found.start, start + found.stop
                 if text[first:last].strip():
                     spans.append((first, last))
-    return spans
+    return tuple(spans)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -93,9 +94,13 @@ def _runs(mask: np.ndarray, counts: np.ndarray) -> tuple[Fragment, ...]:
     )
 
 
+@lru_cache(maxsize=4)
 def counted(text: str) -> np.ndarray:
-    """Which characters of ``text`` the verdict counts: its letters and digits."""
-    return ranges_mask(len(text), (m.span() for m in _COUNTED.finditer(text)))
+    """Which characters of ``text`` the verdict counts: its letters and digits (read-only;
+    the last few texts' are remembered, a check asks for its draft's several times)."""
+    mask = ranges_mask(len(text), (m.span() for m in _COUNTED.finditer(text)))
+    mask.flags.writeable = False
+    return mask
 
 
 def verdict_of(

@@ -90,9 +90,9 @@ from benchmarks.data import (
 from canon import Index, canonicalize, get_profile
 from canon.fingerprints.sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, idf, sentence_sets
 from canon.hashing import token_hashes
-from canon.text.synonyms import classes_of
 from canon.index.segments import LEMMAS
 from canon.index.store import IndexedProfile
+from canon.text.synonyms import classes_of
 from canon.uniqueness.rewrites import RewriteCheck, find_rewrites
 from testkit.corpus import group_paragraphs, load_lexicon, sample_words, split_sentences
 

@@ -12,7 +12,8 @@ import csv
 import gzip
 import json
 import random
-from collections.abc import Iterable, Sequence
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +30,7 @@ __all__ = [
     "Page",
     "Pair",
     "dataset",
+    "on_news",
     "pack_documents",
     "read_articles",
     "read_eval_pages",
@@ -222,3 +224,14 @@ def word_runs(text: str, n: int) -> set[tuple[str, ...]]:
     """The runs of ``n`` words of ``text``, as the ``raw`` profile cuts words."""
     words = raw_words(text)
     return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def on_news(data: Path, title: str, run: Callable[[Path, Path], None]) -> None:
+    """``run(news folder, work folder)`` in a temporary folder, or a line saying the news
+    pairs are missing from ``data``."""
+    folder = dataset(data, NEWS)
+    if folder is None:
+        print(f"## {title}\n\nskipped: {data / NEWS} does not exist")
+        return
+    with tempfile.TemporaryDirectory(prefix=f"canon-{title.lower()}-") as work:
+        run(folder, Path(work))

@@ -33,7 +33,6 @@ import argparse
 import json
 import random
 import statistics
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
@@ -45,10 +44,10 @@ import canon
 import canon.fingerprints.sentences as sentence_module
 from benchmarks._common import argument_parser, stopwatch, table, target_text, verdict
 from benchmarks.data import (
-    NEWS,
     PARAPHRASER,
     SHARED_DATA,
     dataset,
+    on_news,
     read_news,
     read_tsv,
     stories,
@@ -280,12 +279,7 @@ def _long(corpus: Corpus, count: int) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
     elapsed = stopwatch()
-    folder = dataset(args.data, NEWS)
-    if folder is None:
-        print(f"## Synonyms\n\nskipped: {args.data / NEWS} does not exist")
-        return
-    with tempfile.TemporaryDirectory(prefix="canon-synonyms-") as work:
-        run(folder, args, Path(work))
+    on_news(args.data, "Synonyms", lambda folder, work: run(folder, args, work))
     print(f"\nTotal benchmark time: {elapsed():.1f} s")
 
 

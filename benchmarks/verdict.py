@@ -50,7 +50,6 @@ import argparse
 import json
 import random
 import statistics
-import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -69,7 +68,7 @@ from benchmarks._common import (
     target_text,
     verdict,
 )
-from benchmarks.data import NEWS, SHARED_DATA, Pair, dataset, read_news, stories, word_runs
+from benchmarks.data import NEWS, SHARED_DATA, Pair, on_news, read_news, stories, word_runs
 from canon import CheckResult, Index
 from canon.fingerprints.shingles import window_hashes
 from canon.index.rules import IndexedProfile, profile_of
@@ -520,12 +519,7 @@ def run(folder: Path, args: argparse.Namespace, work: Path) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
     elapsed = stopwatch()
-    folder = dataset(args.data, NEWS)
-    if folder is None:
-        print(f"## Verdict\n\nskipped: {args.data / NEWS} does not exist")
-        return
-    with tempfile.TemporaryDirectory(prefix="canon-verdict-") as work:
-        run(folder, args, Path(work))
+    on_news(args.data, "Verdict", lambda folder, work: run(folder, args, work))
     print(f"\nTotal benchmark time: {elapsed():.1f} s")
 
 

@@ -496,12 +496,11 @@ def _formula(
     )
 
 
-def _long_fragments(text: str, checks: Sequence[ProfileCheck]) -> dict[str, list[Fragment]]:
-    """Each source's shingle fragments of ``MIN_RUN_WORDS`` words or more, by name."""
+def _by_source(checks: Sequence[ProfileCheck]) -> dict[str, list[Fragment]]:
+    """Each listed source's shingle fragments, over the profiles, by name."""
     found: dict[str, list[Fragment]] = {}
     for match in (m for p in checks for m in p.sources):
-        long = [f for f in match.fragments if words_in(text, f) >= MIN_RUN_WORDS]
-        found.setdefault(match.source, []).extend(long)
+        found.setdefault(match.source, []).extend(match.fragments)
     return found
 
 
@@ -524,10 +523,7 @@ def verdict_over(
     copied = [f for p in checks if p.word_for_word for f in p.fragments]
     rewritten = [f for p in checks if not p.word_for_word for f in p.fragments]
     sentences = [Fragment(r.start, r.end) for r in rewrites]
-    by_source: dict[str, list[Fragment]] = {}
-    for match in (m for p in checks for m in p.sources):
-        by_source.setdefault(match.source, []).extend(match.fragments)
-    backed = backing(text, rewrites, by_source)
+    backed = backing(text, rewrites, _by_source(checks))
     return verdict_of(
         text,
         name=name,
@@ -568,7 +564,10 @@ def check(
     if settings.sentence_threshold is None:
         measured = []
     found = _rewrites(text, index, *measured[0], run, checks) if measured else ()
-    long = _long_fragments(text, checks)
+    long = {
+        name: [f for f in fragments if words_in(text, f) >= MIN_RUN_WORDS]
+        for name, fragments in _by_source(checks).items()
+    }
     rewrites, weak = supported(text, found, long)
     # a weak sentence holding a long run of a source keeps that run counted
     runs = [f for fragments in long.values() for f in fragments]

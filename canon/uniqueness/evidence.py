@@ -37,7 +37,7 @@ import regex
 from ..canonical import Fragment
 from ..text.sentences import sentence_spans
 from .rewrites import Rewrite
-from .verdict import counted, ranges_mask
+from .verdict import counted, mask_runs, ranges_mask
 
 __all__ = [
     "ALONE_SCORE",
@@ -65,15 +65,8 @@ def supported(
     below ``ALONE_SCORE`` counts when one of its sources (each sentence lists its best few)
     explains at least ``SUPPORT`` of the draft's letters and digits outside it, by rewritten
     sentences and by ``sources``' fragments (each source's long shingle fragments, by name)."""
-    letters = counted(text)
-    total = max(int(letters.sum()), 1)
-    spans: dict[str, list[Fragment]] = {}
-    for r in rewrites:
-        spans.setdefault(r.source, []).append(Fragment(r.start, r.end))
-    explains = {
-        name: ranges_mask(len(text), [*found, *sources.get(name, ())]) & letters
-        for name, found in spans.items()
-    }
+    explains = _explained(text, rewrites, sources)
+    total = max(int(counted(text).sum()), 1)
 
     def backed(r: Rewrite) -> bool:
         """Whether ``r``'s source explains ``SUPPORT`` of the draft outside ``r``."""
@@ -99,15 +92,26 @@ def backing(
 ) -> list[Fragment]:
     """The fragments (in ``sources``, by source name) of the sources that explain at least
     ``SUPPORT`` of ``text``'s letters and digits, by those fragments and by ``rewrites``."""
+    explains = _explained(text, rewrites, sources)
+    total = max(int(counted(text).sum()), 1)
+    return [
+        f
+        for name, fragments in sources.items()
+        if int(explains[name].sum()) >= SUPPORT * total
+        for f in fragments
+    ]
+
+
+def _explained(
+    text: str, rewrites: Sequence[Rewrite], sources: dict[str, list[Fragment]]
+) -> dict[str, np.ndarray]:
+    """For each source named by ``rewrites`` or ``sources``: which letters and digits of
+    ``text`` it explains, by its rewritten sentences and its fragments."""
+    spans: dict[str, list[Fragment]] = {name: list(found) for name, found in sources.items()}
+    for r in rewrites:
+        spans.setdefault(r.source, []).append(Fragment(r.start, r.end))
     letters = counted(text)
-    total = max(int(letters.sum()), 1)
-    found: list[Fragment] = []
-    for name, fragments in sources.items():
-        spans = [Fragment(r.start, r.end) for r in rewrites if r.source == name]
-        explained = ranges_mask(len(text), [*fragments, *spans]) & letters
-        if int(explained.sum()) >= SUPPORT * total:
-            found += fragments
-    return found
+    return {name: ranges_mask(len(text), found) & letters for name, found in spans.items()}
 
 
 def short_runs(
@@ -135,9 +139,7 @@ def short_runs(
             continue
         if _longest_run(text, start, inside) < MIN_RUN_WORDS:
             short[start:end] = inside
-    padded = np.concatenate(([False], short, [False])).astype(np.int8)
-    edges = np.flatnonzero(np.diff(padded))
-    return [Fragment(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2])]
+    return mask_runs(short)
 
 
 def words_in(text: str, fragment: Fragment) -> int:
@@ -147,7 +149,5 @@ def words_in(text: str, fragment: Fragment) -> int:
 
 def _longest_run(text: str, start: int, inside: np.ndarray) -> int:
     """The most words any run of true characters of ``inside`` (from ``start``) holds."""
-    padded = np.concatenate(([False], inside, [False])).astype(np.int8)
-    edges = np.flatnonzero(np.diff(padded))
-    runs = zip(edges[::2], edges[1::2])
-    return max((words_in(text, Fragment(start + a, start + b)) for a, b in runs), default=0)
+    runs = (Fragment(start + f.start, start + f.end) for f in mask_runs(inside))
+    return max((words_in(text, f) for f in runs), default=0)

@@ -23,7 +23,7 @@ import regex
 from ..canonical import Fragment
 from ..errors import InputError
 
-__all__ = ["Verdict", "counted", "nothing_left", "ranges_mask", "verdict_of"]
+__all__ = ["Verdict", "counted", "mask_runs", "nothing_left", "ranges_mask", "verdict_of"]
 
 # Letters and digits, but not the invisible ones (Hangul fillers are letters to Unicode).
 _COUNTED = regex.compile(r"(?V1)[[\p{L}\p{N}]--\p{Default_Ignorable_Code_Point}]+")
@@ -85,13 +85,16 @@ def _mask_one_by_one(size: int, bounds: list[tuple[int, int]]) -> np.ndarray:
     return np.cumsum(edges[:-1]) > 0
 
 
-def _runs(mask: np.ndarray, counts: np.ndarray) -> tuple[Fragment, ...]:
-    """The maximal runs of true characters of ``mask`` holding a counted character."""
+def mask_runs(mask: np.ndarray) -> list[Fragment]:
+    """The maximal runs of true characters of ``mask``."""
     padded = np.concatenate(([False], mask, [False])).astype(np.int8)
     change = np.flatnonzero(np.diff(padded))
-    return tuple(
-        Fragment(int(s), int(e)) for s, e in zip(change[::2], change[1::2]) if counts[s:e].any()
-    )
+    return [Fragment(int(s), int(e)) for s, e in zip(change[::2], change[1::2])]
+
+
+def _runs(mask: np.ndarray, counts: np.ndarray) -> tuple[Fragment, ...]:
+    """The maximal runs of true characters of ``mask`` holding a counted character."""
+    return tuple(f for f in mask_runs(mask) if counts[f.start : f.end].any())
 
 
 @lru_cache(maxsize=4)

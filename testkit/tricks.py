@@ -315,7 +315,8 @@ def spaced_letters(text: str, seed: int = 0) -> str:
     """The letters of every word apart by one space character (ordinary or typographic, at
     random), the words by three."""
     gap = random.Random(seed).choice(_GAPS)
-    return _WORD.sub(lambda m: gap.join(m[0]), text).replace(" ", gap * 3)
+    pieces = (_WORD.sub(lambda m: gap.join(m[0]), piece) for piece in text.split(" "))
+    return (gap * 3).join(pieces)
 
 
 def line_breaks(text: str, seed: int = 0) -> str:

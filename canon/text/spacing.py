@@ -11,8 +11,13 @@ Two ways to cut words that a reader barely notices but that make every shingle n
   where they are all alike, a Russian run is split into the fewest dictionary words (the
   likeliest by wordfreq when there are several ways), two letters or more on average and
   one word of four letters at least, or left alone (``в с у``, ``и в и в`` stay), and a run
-  of four or more other letters or digits is one word (``R e n a u l t``).  Either way, a
-  run that spells no word of four letters or more is left alone;
+  of four or more Latin letters is one word (``R e n a u l t``; digits, or Russian letters
+  among digits, stay as typed).  Either way, a run that spells no word of four letters or
+  more is left alone, unless some of its letters are spaced closer than the rest and spell a
+  word.  A short run closer inside than to what is around it (``25   м а я.``, ``н е``
+  between wider gaps) is the word it spells, when the dictionary has one not made of
+  one-letter words; a hyphen kept inside a spaced word (``п р е с с-с л у ж б а``,
+  ``C O V I D-19``) stays in the word;
 - **line-end hyphenation** (``сло-`` at the end of a line, ``во`` on the next; or a soft hyphen
   there, which the rules remove): two pieces around a line break are one word when together
   they are a dictionary word, and, without a hyphen, when they are not both words already
@@ -42,9 +47,14 @@ _MIN_FOREIGN = 4  # other letters and digits spaced alike: this many make a word
 _BOUND = frozenset({"PREP", "CONJ", "PRCL"})
 _MAX_RUN = 400  # letters of one run split at most: bounded work
 _MAX_WORD = 24  # letters of one word of the split at most
-_SPACED = re.compile(r"(?<![^\W_])[^\W_](?:[^\S\n]+[^\W_]){2,}(?![^\W_])")
-_LETTER = re.compile(r"[^\W_]")
+# A unit is one letter or digit, or one with a hyphen and the rest of the word after it
+# (``с-с`` of a spaced ``п р е с с-с л у ж б а``, ``D-19`` of ``C O V I D-19``).
+_UNIT = r"[^\W_](?:-[^\W_]+)?"
+_SPACED = re.compile(rf"(?<![^\W_-]){_UNIT}(?:[^\S\n]+{_UNIT})+(?![^\W_-])")
+_LETTER = re.compile(_UNIT)
+_BLANK = re.compile(r"[^\S\n]*")
 _RUSSIAN = re.compile(r"[а-яё]+")
+_CYRILLIC = re.compile(r"[а-яё]")
 _BROKEN = re.compile(r"(?<![^\W_])([а-яё]+)(-?)[^\S\n]*\n[^\S\n]*([а-яё]+)(?![^\W_])")
 
 
@@ -68,12 +78,42 @@ def spaced_letter_joins(text: str) -> list[Joined]:
         letters = [(m.start(), m.group()) for m in _LETTER.finditer(run.group())]
         if len(letters) > _MAX_RUN:
             continue
-        split = _split_run(run.group(), letters)
+        split = _bounded_word(text, run, letters)
+        if split is None and len(letters) > 2:
+            split = _split_run(run.group(), letters)
         if split is not None:
             start = run.start()
             spans = tuple((start + a, start + b) for a, b in split[1])
             joins.append(Joined(start, run.end(), split[0], spans))
     return joins
+
+
+def _bounded_word(
+    text: str, run: re.Match[str], letters: list[tuple[int, str]]
+) -> tuple[tuple[str, ...], list[tuple[int, int]]] | None:
+    """Single letters spaced alike: one word when they are closer to each other than to the
+    words around them (``н е``, ``м а я`` between wider gaps, or a wider gap and a stop) and
+    spell a dictionary word not made of one-letter words only."""
+    if any(len(unit) > 1 for _, unit in letters):
+        return None
+    gaps = {b - a - 1 for (a, _), (b, _) in pairwise(letters)}
+    word = _spelled(letters)
+    if len(gaps) > 1 or set(word) <= _ONE_LETTER_WORDS or not _known(word):
+        return None  # gaps unlike, or one-letter words (``и я``), or no word
+    (inner,) = gaps
+    before = run.start() - _last_blank(text, run.start())
+    after = len(_BLANK.match(text, run.end())[0])  # type: ignore[index]
+    if any(0 < side <= inner for side in (before, after)) or max(before, after) == 0:
+        return None  # spaced as the words around them are, or no gap around (``и т.``)
+    return (word,), [(letters[0][0], letters[-1][0] + 1)]
+
+
+def _last_blank(text: str, end: int) -> int:
+    """Where the blanks (white space but line breaks) ending at ``end`` start."""
+    start = end
+    while start > 0 and text[start - 1].isspace() and text[start - 1] != "\n":
+        start -= 1
+    return start
 
 
 def _split_run(
@@ -83,18 +123,29 @@ def _split_run(
     groups = _groups(run, letters)
     if len(groups) > 1:  # the wider gaps are the words
         pieces = [piece for group in groups for piece in _group_words(group)]
-        if not any(_spells_a_word(word) for word, _ in pieces):
+        words = (_spelled(g) for g in groups if len(g) > 1)  # letters spaced closer
+        closer = any(_known(w) and not set(w) <= _ONE_LETTER_WORDS for w in words)
+        if not closer and not any(_spells_a_word(w) for w, _ in pieces):
             return None  # one-letter words and a double space, most likely
         return _as_words(pieces)
     # The gaps are all alike: the run is one group.
     spelled = "".join(c for _, c in letters)
+    if "-" in spelled:
+        return None  # a hyphen in letters spaced alike: no word boundary to go by
     if not _RUSSIAN.fullmatch(spelled):
-        # Latin letters or digits spaced alike (``R e n a u l t``): one word, if long enough
-        return None if len(letters) < _MIN_FOREIGN else _as_words(_pieces(letters, [len(letters)]))
+        # Other letters spaced alike (``R e n a u l t``): one word, if long enough; Russian
+        # letters among digits (``в 5 и 7``) or digits alone (``1 2 3``) are as typed
+        if _CYRILLIC.search(spelled) or spelled.isdigit() or len(letters) < _MIN_FOREIGN:
+            return None
+        return _as_words(_pieces(letters, [len(letters)]))
     lengths = _fewest_words(spelled)
     if lengths is None or len(letters) / len(lengths) < _MIN_MEAN or max(lengths) < _LONG + 1:
         return None  # no split, or one-letter words in a row (``и в и в``): not a spaced word
     return _as_words(_pieces(letters, lengths))
+
+
+def _spelled(letters: list[tuple[int, str]]) -> str:
+    return "".join(c for _, c in letters)
 
 
 def _as_words(
@@ -125,7 +176,8 @@ def _pieces(
     pieces, at = [], 0
     for length in lengths:
         piece = letters[at : at + length]
-        pieces.append(("".join(c for _, c in piece), (piece[0][0], piece[-1][0] + 1)))
+        end = piece[-1][0] + len(piece[-1][1])
+        pieces.append(("".join(c for _, c in piece), (piece[0][0], end)))
         at += length
     return pieces
 
@@ -141,7 +193,7 @@ def _function_word(word: str) -> bool:
 
 def _groups(run: str, letters: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
     """The letters grouped by the wider gaps, when the gaps differ; all in one group else."""
-    gaps = [b - a for (a, _), (b, _) in pairwise(letters)]
+    gaps = [b - a - len(unit) for (a, unit), (b, _) in pairwise(letters)]
     narrow = min(gaps)
     groups: list[list[tuple[int, str]]] = [[letters[0]]]
     for gap, letter in zip(gaps, letters[1:]):

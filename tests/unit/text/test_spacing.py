@@ -102,3 +102,25 @@ def test_one_letter_words_in_a_row_are_joined_only_into_dictionary_words(
     for joined in spaced_letter_joins(text):  # «к а в а» may be «кава»; «и и и и» is nothing
         assert all(len(w) == 1 or is_known(w) for w in joined.forms), joined
         assert max(map(len, joined.forms)) >= 4, joined
+
+
+@pytest.mark.parametrize(
+    "text, tokens",
+    [
+        # a hyphen inside a word spaced apart: the compound, whole
+        ("с о о б щ и л а   п р е с с-с л у ж б а", ["сообщить", "пресс-служба"]),
+        ("в и р у с   C O V I D-19", ["вирус", "covid-19"]),
+        # short words alone between numbers and stops, closer inside than around
+        ("25   м а я.   Т о г д а   о н   н е   з н а л", ["25", "май", "не", "знать"]),
+        ("60\u2009\u2009\u2009к\u2009м,   а   н е   б о л ь ш е", ["60", "км", "не", "большой"]),
+    ],
+)
+def test_spaced_words_beside_hyphens_numbers_and_stops_are_read(
+    text: str, tokens: list[str]
+) -> None:
+    assert list(canon.canonicalize(text, "lemma").tokens) == tokens
+
+
+@pytest.mark.parametrize("text", ["и т. д.", "и я", "а   я", "в 5 и 7 часов", "1 2 3 4"])
+def test_letters_spaced_as_the_words_around_them_stay(text: str) -> None:
+    assert spaced_letter_joins(canon.canonicalize(text, "raw").text.casefold()) == []

@@ -7,24 +7,27 @@ sentence whose words were swapped still shares its lemmas with its source.  A cl
 lemmas that are synonyms by either of two resources shipped inside packages:
 
 - **wiki-ru-wordnet**: the synsets of the Russian Wiktionary (an SQLite file in the package):
-  two single-word lemmas of one synset are a pair;
+  two single-word lemmas of one synset and one part of speech, each its own lemma to
+  pymorphy3, are a pair;
 - **navec** news embeddings (shipped in the ``natasha`` package): two lemmas of one part of
-  speech, neither a name, whose vectors' cosine is at least :data:`MIN_COSINE`, one among the
+  speech, neither a name, whose vectors' cosine is at least :data:`MIN_COSINE`, each among the
   other's :data:`NEIGHBOURS` nearest.  Lemmas are the embedding's words that wordfreq has at
   Zipf :data:`MIN_ZIPF` or more and that are their own lemma.
 
-Synonymy is not transitive (``ключ`` is a spring and a key): classes are grown by joining
-pairs, the synsets' first and then by falling cosine, and a join that would make a class of
-more than :data:`MAX_CLASS` lemmas is skipped, so no chain of senses reaches far.  A class is
-named by its most frequent lemma.  Embeddings also put antonyms and co-hyponyms close
-(``рост``/``спад``, ``вторник``/``среда``): a sentence whose words were swapped for them is
+Synonymy is not transitive (``ключ`` is a spring and a key, ``источник`` a spring and an
+informant): classes are grown by joining pairs, the pairs of smaller synsets first and then by
+falling cosine, and a join is skipped when the class would hold more than :data:`MAX_CLASS`
+lemmas or when fewer than :data:`MIN_LINKED` of the pairs of lemmas across the two classes are
+pairs themselves (average linkage), so no chain of senses reaches far.  A class is named by its
+most frequent lemma.  Embeddings also put antonyms and co-hyponyms close (``увеличить`` /
+``уменьшить``, ``вторник`` / ``четверг``): a sentence whose words were swapped for them is
 still built on its source, and the measure compares whole sentences, so a pair alone never
 makes two sentences alike.
 
-Building the table reads both resources and takes some seconds; it is kept in the cache
-directory (:func:`canon.text.lemma_cache.cache_dir`), one file per version of the resources
-and of these rules, written whole and moved into place under a lock, so concurrent processes
-build it once.  ``ё`` is looked up as written and as ``е``.
+Building the table reads both resources and takes some seconds (about 8 on a laptop core); it
+is kept in the cache directory (:func:`canon.text.lemma_cache.cache_dir`), one file per version
+of the resources and of these rules, written whole and moved into place under a lock, so
+concurrent processes build it once.  ``ё`` is looked up as written and as ``е``.
 """
 
 from __future__ import annotations

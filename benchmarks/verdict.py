@@ -262,7 +262,7 @@ def score(draft: Draft, full: CheckResult, shingles: CheckResult) -> Scored:
 
 
 def pct(share: float) -> str:
-    return f"{share * 100:.1f}%"
+    return f"{share * 100 + 0.0:.1f}%".replace("-0.0%", "0.0%")
 
 
 def error_rows(scored: Sequence[Scored]) -> list[list[str]]:

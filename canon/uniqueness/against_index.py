@@ -569,9 +569,6 @@ def check(
         for name, fragments in _by_source(checks).items()
     }
     rewrites, weak = supported(text, found, long)
-    # a weak sentence holding a long run of a source keeps that run counted
-    runs = [f for fragments in long.values() for f in fragments]
-    weak = tuple(w for w in weak if not any(f.start < w.end and w.start < f.end for f in runs))
     tricks = tuple(sorted({t for p in checks for t in p.tricks}, key=_trick_order))
     formula = _formula(checks, settings, measured[0][0].name if measured else None)
     verdict = verdict_over(

@@ -18,8 +18,9 @@ kind out of the verdict:
   draft's letters and digits outside that sentence (by rewritten sentences and by runs of its
   shingles of :data:`MIN_RUN_WORDS` words or more): a text on the same story says a few of the
   same facts in similar words, at a modest score, while a rewrite of a source rewrites much
-  of it.  A
-  sentence whose words were only shuffled scores 1; one swapped for synonyms comes with others.
+  of it.  A sentence whose words were only shuffled scores 1; one swapped for synonyms comes
+  with others.  A weak sentence holding one of those long runs is not listed as uncounted:
+  the run in it still counts.
 
 What the rules leave out is not lost: :class:`~canon.uniqueness.verdict.Verdict` lists it as
 ``uncounted``, for the editor to see.  The thresholds were set on same-story news texts that
@@ -61,12 +62,14 @@ _WORD = regex.compile(r"[\p{L}\p{N}]+")
 def supported(
     text: str, rewrites: Sequence[Rewrite], sources: dict[str, list[Fragment]]
 ) -> tuple[tuple[Rewrite, ...], tuple[Rewrite, ...]]:
-    """The rewritten sentences of ``text`` that count, and those that do not: a sentence
-    below ``ALONE_SCORE`` counts when one of its sources (each sentence lists its best few)
-    explains at least ``SUPPORT`` of the draft's letters and digits outside it, by rewritten
-    sentences and by ``sources``' fragments (each source's long shingle fragments, by name)."""
+    """The rewritten sentences of ``text`` that count, and the weak ones that do not: a
+    sentence below ``ALONE_SCORE`` counts when one of its sources (each sentence lists its best
+    few) explains at least ``SUPPORT`` of the draft's letters and digits outside it, by
+    rewritten sentences and by ``sources``' fragments (each source's long shingle fragments, by
+    name); a weak sentence that holds one of those fragments is in neither list."""
     explains = _explained(text, rewrites, sources)
     total = max(int(counted(text).sum()), 1)
+    runs = [f for fragments in sources.values() for f in fragments]
 
     def backed(r: Rewrite) -> bool:
         """Whether ``r``'s source explains ``SUPPORT`` of the draft outside ``r``."""
@@ -82,7 +85,7 @@ def supported(
     for found in by_sentence.values():
         if max(r.score for r in found) >= ALONE_SCORE or any(backed(r) for r in found):
             kept += found
-        else:
+        elif not any(f.start < found[0].end and found[0].start < f.end for f in runs):
             weak += found
     return tuple(kept), tuple(weak)
 

@@ -3,6 +3,7 @@ apart by any space character, and line-end hyphenation with a hyphen or a soft h
 
 from __future__ import annotations
 
+import re
 import sys
 import unicodedata
 
@@ -124,3 +125,14 @@ def test_spaced_words_beside_hyphens_numbers_and_stops_are_read(
 @pytest.mark.parametrize("text", ["и т. д.", "и я", "а   я", "в 5 и 7 часов", "1 2 3 4"])
 def test_letters_spaced_as_the_words_around_them_stay(text: str) -> None:
     assert spaced_letter_joins(canon.canonicalize(text, "raw").text.casefold()) == []
+
+
+_SPACE_SEPARATORS = [chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Zs"]
+
+
+@pytest.mark.parametrize("gap", _SPACE_SEPARATORS, ids=lambda g: f"U+{ord(g):04X}")
+def test_every_space_separator_between_letters_is_seen_through(gap: str) -> None:
+    text = "Об этом 25 мая сообщила пресс-служба, и он не знал, что COVID-19 так опасен."
+    letters = re.compile(r"[а-яА-ЯёЁa-zA-Z]+")
+    spaced = (gap * 3).join(letters.sub(lambda m: gap.join(m[0]), p) for p in text.split(" "))
+    assert canon.canonicalize(spaced, "lemma").tokens == canon.canonicalize(text, "lemma").tokens

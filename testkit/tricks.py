@@ -25,13 +25,18 @@ __all__ = [
     "FILLERS",
     "GREEK",
     "LATIN",
+    "MODIFIERS",
     "ONE_LETTER",
     "OTHER_BLOCKS",
+    "SEQUENCES",
     "SIGNS",
     "TRICKS",
+    "VOLAPUK",
+    "WORD_SIGNS",
     "Trick",
     "adjacent_swaps",
     "analyzer",
+    "bidi_reversed",
     "digits_and_signs",
     "filler_words",
     "grave_stress",
@@ -41,14 +46,20 @@ __all__ = [
     "hyphen_pairs",
     "inside_words",
     "latin_one_letter",
+    "letter_sequences",
     "line_breaks",
     "map_sentences",
+    "modifier_letters",
     "other_blocks",
+    "private_use",
     "shuffle_sentences",
     "shuffle_words",
+    "signs_for_letters",
+    "signs_inside",
     "spaced_letters",
     "swap_pairs",
     "transliterate",
+    "volapuk",
 ]
 
 # Greek letters that look like Cyrillic ones (the issue's ο α ε ρ κ χ τ, and capitals).
@@ -267,6 +278,9 @@ class Trick:
     name: str
     alter: Callable[[str, int], str]
     target: float  # the highest fake uniqueness allowed, a share
+    # When a tool stacking tricks applies it: 0 words and their order, 1 letters, 2 the
+    # spacing and the lines, 3 how the text is stored (reversed under bidi overrides).
+    stage: int = 1
 
 
 # Look-alikes of Russian letters from blocks other than Latin and Greek, written out by hand
@@ -334,6 +348,109 @@ def line_breaks(text: str, seed: int = 0) -> str:
     return "".join(out) + text[last:]
 
 
+# Signs a reader takes for a smudge or a typo inside a word: brackets, quotes, dashes,
+# slashes and sentence punctuation (each written for one letter, or put between two).
+WORD_SIGNS = '()[]{}«»"“”–—/|\\.,:;!?'
+# Modifier letters: small raised letters and signs of phonetic writing (Unicode category Lm).
+MODIFIERS = "ʰʲʷˈˌːˑʹʺˀˁ"
+# Multi-character look-alikes of single Russian letters.
+SEQUENCES = {"ы": ("bl", "bI", "ьI", "b|"), "Ы": ("bl", "bI", "ЬI", "Ь|")}
+# Volapuk: Russian letters written in Latin letters and digits that look or sound alike, as in
+# early Russian e-mail (``4to`` for что, ``xopowo`` for хорошо, ``6blCTPO`` for быстро).
+VOLAPUK = {
+    "а": ("a",), "б": ("6", "b"), "в": ("v", "B"), "г": ("r", "g"), "д": ("d", "g"),
+    "е": ("e",), "ё": ("e", "yo"), "ж": ("zh", ">|<"), "з": ("3", "z"), "и": ("u", "i"),
+    "й": ("u", "j"), "к": ("k",), "л": ("l", "JI"), "м": ("m",), "н": ("n", "H"),
+    "о": ("o", "0"), "п": ("n", "p"), "р": ("p", "r"), "с": ("c", "s"), "т": ("t", "m"),
+    "у": ("y", "u"), "ф": ("f",), "х": ("x", "h"), "ц": ("c", "ts"), "ч": ("4", "ch"),
+    "ш": ("w", "sh"), "щ": ("w", "sch"), "ъ": ("'", ""), "ы": ("bl", "y"), "ь": ("'", "b"),
+    "э": ("e",), "ю": ("ju", "yu"), "я": ("9", "ya"),
+}  # fmt: skip
+
+
+def _each_word(text: str, seed: int, change: Callable[[str, random.Random], str]) -> str:
+    rng = random.Random(seed)
+    return _CYRILLIC_WORD.sub(lambda m: change(m[0], rng), text)
+
+
+def signs_for_letters(text: str, seed: int = 0) -> str:
+    """One letter inside every Cyrillic word of four letters or more written as a bracket,
+    quote, dash, slash or punctuation mark chosen at random."""
+
+    def pose(word: str, rng: random.Random) -> str:
+        if len(word) < 4:
+            return word
+        at = rng.randint(1, len(word) - 2)
+        return word[:at] + rng.choice(WORD_SIGNS) + word[at + 1 :]
+
+    return _each_word(text, seed, pose)
+
+
+def signs_inside(text: str, seed: int = 0) -> str:
+    """A bracket, quote, dash, slash or punctuation mark put inside every Cyrillic word of
+    three letters or more, at random."""
+
+    def pose(word: str, rng: random.Random) -> str:
+        if len(word) < 3:
+            return word
+        at = rng.randint(1, len(word) - 1)
+        return word[:at] + rng.choice(WORD_SIGNS) + word[at:]
+
+    return _each_word(text, seed, pose)
+
+
+def private_use(text: str, seed: int = 0) -> str:
+    """A private use character (U+E000-U+F8FF, drawn as nothing by most fonts) inside every
+    Cyrillic word of two letters or more, at random."""
+
+    def pose(word: str, rng: random.Random) -> str:
+        if len(word) < 2:
+            return word
+        at = rng.randint(1, len(word) - 1)
+        return word[:at] + chr(rng.randint(0xE000, 0xF8FF)) + word[at:]
+
+    return _each_word(text, seed, pose)
+
+
+def modifier_letters(text: str, seed: int = 0) -> str:
+    """A modifier letter (``ʰ``, ``ʲ``, ``ː`` …) inside or after every Cyrillic word, at
+    random."""
+
+    def pose(word: str, rng: random.Random) -> str:
+        at = rng.randint(1, len(word))
+        return word[:at] + rng.choice(MODIFIERS) + word[at:]
+
+    return _each_word(text, seed, pose)
+
+
+def letter_sequences(text: str, seed: int = 0) -> str:
+    """Every ы and Ы written as two characters that look like it (``bl``, ``ЬI`` …)."""
+    rng = random.Random(seed)
+    return re.sub("[ыЫ]", lambda m: rng.choice(SEQUENCES[m[0]]), text)
+
+
+def volapuk(text: str, seed: int = 0) -> str:
+    """Every Cyrillic word written in volapuk, each letter by one of its spellings at random
+    (capitals as capitals where the spelling is a letter)."""
+
+    def spell(word: str, rng: random.Random) -> str:
+        out = []
+        for char in word:
+            latin = rng.choice(VOLAPUK.get(char.lower(), (char,)))
+            out.append(latin[:1].upper() + latin[1:] if char.isupper() else latin)
+        return "".join(out)
+
+    return _each_word(text, seed, spell)
+
+
+def bidi_reversed(text: str, seed: int = 0) -> str:
+    """Every line stored backwards inside a right-to-left override (U+202E … U+202C): shown
+    as typed, stored reversed.  (Words overridden one by one would not do: by the
+    bidirectional algorithm the spaces between them turn right-to-left too, and the words are
+    shown in reverse order.)"""
+    return "\n".join(f"\u202e{line[::-1]}\u202c" if line else line for line in text.split("\n"))
+
+
 def _marked(char: str) -> Callable[[str, int], str]:
     return lambda text, seed=0: inside_words(text, char)
 
@@ -342,21 +459,28 @@ TRICKS: Sequence[Trick] = (
     Trick("Greek look-alike letters", greek_lookalikes, 0.05),
     Trick("look-alikes of other blocks", other_blocks, 0.05),
     Trick("digits and signs for letters", digits_and_signs, 0.05),
-    Trick("letters spaced apart", spaced_letters, 0.05),
-    Trick("line-end hyphenation", line_breaks, 0.05),
+    Trick("letters spaced apart", spaced_letters, 0.05, stage=2),
+    Trick("line-end hyphenation", line_breaks, 0.05, stage=2),
+    Trick("signs for letters (brackets, quotes, dashes, punctuation)", signs_for_letters, 0.05),
+    Trick("signs inside words", signs_inside, 0.05),
+    Trick("private use characters inside words", private_use, 0.05),
+    Trick("modifier letters inside words", modifier_letters, 0.05),
+    Trick("two characters for ы (bl, ЬI …)", letter_sequences, 0.05),
+    Trick("words in volapuk", volapuk, 0.05),
+    Trick("lines stored backwards under bidi overrides", bidi_reversed, 0.05, stage=3),
     Trick("U+0323 (dot below) inside words", _marked("\u0323"), 0.05),
     Trick("U+0331 (macron below) inside words", _marked("\u0331"), 0.05),
     Trick("U+0307 (dot above) inside words", _marked("\u0307"), 0.05),
     Trick("U+034F (grapheme joiner) inside words", _marked("\u034f"), 0.05),
     Trick("U+FE0F (variation selector) inside words", _marked("\ufe0f"), 0.05),
     Trick("U+3164 (Hangul filler) inside words", _marked("\u3164"), 0.05),
-    Trick("U+3164 in place of spaces", hangul_spaces, 0.05),
+    Trick("U+3164 in place of spaces", hangul_spaces, 0.05, stage=2),
     Trick("half the words in Latin letters", transliterate, 0.25),
     Trick("a hyphen inside long words", hyphen_inside, 0.05),
-    Trick("word pairs joined by hyphens", hyphen_pairs, 0.05),
+    Trick("word pairs joined by hyphens", hyphen_pairs, 0.05, stage=0),
     Trick("grave stress U+0300", grave_stress, 0.05),
     Trick("Latin c/o/a/y/k for one-letter words", latin_one_letter, 0.05),
-    Trick("a filler word every 3-5 words", filler_words, 0.05),
-    Trick("words shuffled inside sentences", shuffle_sentences, 0.25),
-    Trick("adjacent word pairs swapped", adjacent_swaps, 0.05),
+    Trick("a filler word every 3-5 words", filler_words, 0.05, stage=0),
+    Trick("words shuffled inside sentences", shuffle_sentences, 0.25, stage=0),
+    Trick("adjacent word pairs swapped", adjacent_swaps, 0.05, stage=0),
 )

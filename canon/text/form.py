@@ -8,4 +8,4 @@ from __future__ import annotations
 
 __all__ = ["CANONICAL_FORM_VERSION"]
 
-CANONICAL_FORM_VERSION = 6  # 6: sentence sets hold synonym classes
+CANONICAL_FORM_VERSION = 7  # 7: signs, private use and modifier letters in words; volapuk

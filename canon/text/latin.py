@@ -28,14 +28,15 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from .normalize import Normalized
-from .translit import LATIN_LETTERS, is_english, read_back
+from .normalize import IGNORABLE, Normalized, drop_marks
+from .translit import LATIN_LETTERS, VOLAPUK_DIGITS, is_english, read_back
 
 __all__ = ["LatinWord", "clear_caches", "russian_words"]
 
-_LATIN_WORD = re.compile(f"[{LATIN_LETTERS}]+(?:-[{LATIN_LETTERS}]+)*")
+_LETTERS = f"{LATIN_LETTERS}{VOLAPUK_DIGITS}"  # volapuk writes a few digits for letters
+_LATIN_WORD = re.compile(f"[{_LETTERS}]+(?:-[{_LETTERS}]+)*")
 _SIGNS = "'\u2019`"
-_CORE = f"[{LATIN_LETTERS}]+(?:[{_SIGNS}]+[{LATIN_LETTERS}]+)*[{_SIGNS}]*"
+_CORE = f"[{_LETTERS}]+(?:[{_SIGNS}]+[{_LETTERS}]+)*[{_SIGNS}]*"
 # A run of Latin letters (with the signs for ь and ъ) that is a whole word; with hyphens kept,
 # a whole hyphenated word.
 _SITE = {
@@ -73,7 +74,11 @@ class LatinWord:
 
 
 def _latin(word: str) -> bool:
-    return (word.isascii() or word[0] < "\u0400") and _LATIN_WORD.fullmatch(word) is not None
+    return (
+        (word.isascii() or word[0] < "\u0400")
+        and _LATIN_WORD.fullmatch(word) is not None
+        and not word.isdigit()
+    )
 
 
 def _may_be_russian(word: str) -> bool:
@@ -148,8 +153,14 @@ def _in_address(text: str, start: int, end: int) -> bool:
 
 
 def _letter_like(char: str) -> bool:
-    """A letter, a sign for ь or ъ, a hyphen, a mark or an invisible character."""
-    return char.isalpha() or char in _LETTERS_AND_SIGNS or unicodedata.category(char)[0] in "MC"
+    """A letter, a digit volapuk writes, a sign for ь or ъ, a hyphen, a mark or an invisible
+    character."""
+    return (
+        char.isalpha()
+        or char in _LETTERS_AND_SIGNS
+        or char in VOLAPUK_DIGITS
+        or unicodedata.category(char)[0] in "MC"
+    )
 
 
 def _case(original: str) -> str:
@@ -181,17 +192,40 @@ def _sites(text: str, forms: set[str], keep_hyphens: bool) -> list[re.Match[str]
     return sorted(sites, key=lambda m: m.start())
 
 
+# Capitals that volapuk writes for the Cyrillic capitals they look like, inside a word
+# (``cTapblu``, ``cmoJIe``), and the three whose lower-case letter reads otherwise even first
+# (``Ha`` is на, ``Ba3a`` ваза): H, B and JI.
+_VISUAL = (("JI", "л"), ("H", "н"), ("B", "в"))
+_VISUAL_INSIDE = str.maketrans("TMKPCAEOXY", "тмкрсаеоху")
+
+
+def _visual(original: str) -> str | None:
+    """The word with the capitals volapuk writes for Cyrillic letters read as those letters,
+    in lower case but for a capital first letter; None when it has none."""
+    original = drop_marks(IGNORABLE.sub("", original), True)
+    if original.isupper():  # an acronym (BBC, HTML), or a word in capitals: as written
+        return None
+    inside = original[:1] + original[1:].translate(_VISUAL_INSIDE)
+    for latin, cyrillic in _VISUAL:
+        inside = inside.replace(latin, cyrillic)
+    if inside == original:
+        return None
+    return inside[:1] + inside[1:].lower()
+
+
 def _reading(norm: Normalized, text: str, site: re.Match[str]) -> tuple[str, LatinWord] | None:
     """The case of a Latin word that may be Russian, and its reading; None when it is not:
     no reading, an address, a name, a one-letter word that is no Russian one, or a longer
     English word."""
     start, end = site.span()
     latin = site.group()
-    russian = read_back(latin)
+    original = norm.original[slice(*norm.span(start, end))]
+    hinted = _visual(original)
+    russian = (hinted and read_back(hinted.lower())) or read_back(latin)
     if russian is None or _in_address(text, start, end):
         return None
-    case = _case(norm.original[slice(*norm.span(start, end))])
-    letters = sum(c.isalpha() for c in latin)
+    case = _case(original if hinted is None or russian != read_back(hinted.lower()) else hinted)
+    letters = sum(c.isalpha() or c in VOLAPUK_DIGITS for c in latin)
     if case == "name" or (letters == 1 and russian not in _ONE_LETTER_WORDS):
         return None
     if letters > _SHORT and is_english(latin):

@@ -26,6 +26,8 @@ from typing import Literal
 import numpy as np
 import regex
 
+from .frequency import one_word_likelier
+
 __all__ = [
     "IGNORABLE",
     "Normalized",
@@ -282,6 +284,7 @@ def _ignorable_actions(text: str) -> dict[int, str]:
         inside = (start, end) in between
         found = [m.start() for m in IGNORABLE.finditer(text, start, end)]
         space = inside and _stands_for_a_space(text, start, end, spaced)
+        inside = inside or _beside_a_hyphen(text, start, end)
         for at in found:
             actions[at] = " " if space or not inside else ""
     return actions
@@ -297,6 +300,17 @@ def _between_word_chars(text: str, start: int, end: int) -> bool:
         and _WORD_CHAR.match(text, start - 1) is not None
         and _WORD_CHAR.match(text, end) is not None
     )
+
+
+def _beside_a_hyphen(text: str, start: int, end: int) -> bool:
+    """A run between a word character and a hyphen (``по␣-настоящему``): inside the word."""
+    before, after = text[start - 1 : start], text[end : end + 1]
+    return (before in _HYPHEN_CHARS and _WORD_CHAR.match(after) is not None) or (
+        after in _HYPHEN_CHARS and _WORD_CHAR.match(before) is not None
+    )
+
+
+_HYPHEN_CHARS = frozenset("-\u2010\u2011")
 
 
 def _script(char: str) -> str:
@@ -371,31 +385,12 @@ def _stands_for_a_space(text: str, start: int, end: int, spaced: bool) -> bool:
     return (
         is_known(left_word)
         and is_known(right_word)
-        and not _one_word_likelier(joined, left_word, right_word)
+        and not one_word_likelier(joined, left_word, right_word)
     )
 
 
 def _bare(letters: str) -> str:
     return regex.sub(r"[\p{Default_Ignorable_Code_Point}\p{Mn}]", "", letters)
-
-
-# In a text typing invisible characters for its spaces, two known words are read as one only
-# when that word is 10**_SPACE_ODDS times likelier than the two words in a row by chance (on
-# pairs of news words: 4% of real pairs joined, 16% of split words left split); a dictionary
-# word missing from wordfreq's list (rarer than once per million words) counts as Zipf 1.
-_SPACE_ODDS = 2.0
-_UNLISTED = 1.0
-
-
-def _one_word_likelier(joined: str, left: str, right: str) -> bool:
-    """Whether ``joined`` reads better as one word than ``left`` and ``right`` as two, by
-    wordfreq's unigram frequencies: ``по␣том`` is one word, ``в␣ход`` two."""
-    from .frequency import zipf
-
-    def log_p(word: str) -> float:
-        return (zipf(word) or _UNLISTED) - 9
-
-    return log_p(joined) > log_p(left) + log_p(right) + _SPACE_ODDS
 
 
 def _drop_ignorables(text: str, edits: list[_Edit]) -> tuple[str, list[_Edit]]:

@@ -6,7 +6,11 @@ the passport and road-sign standards, Wikipedia's, Telegram's and Yandex's.  Tog
 the informal spellings too: ``zh``, ``kh``/``h``/``x``, ``ts``/``c``/``cz``, ``ch``, ``sh``,
 ``shch``/``sch``/``shh``, ``ya``/``ja``/``ia``, ``yu``/``ju``/``iu``, ``yo``/``jo``,
 ``y``/``j``/``i`` for ``й``, ``'`` or a backtick for ``ь``; a soft sign may also be left out
-(``dvigatel``).  A spelling costs more the fewer schemas use it.
+(``dvigatel``).  A spelling costs more the fewer schemas use it.  Volapuk, the writing of early
+Russian e-mail and of copywriters hiding a copy, adds Latin letters and digits that look or
+sound like a Cyrillic letter (``4`` for ``ч``, ``6`` for ``б``, ``w`` for ``ш``, ``u`` for
+``и``, ``m`` for ``т``, ``n`` for ``п``, ``bl`` for ``ы``, ``9`` for ``я``: ``4to``, ``xopowo``);
+those cost more than any schema's.
 
 A word is read back by a search over these spellings that pymorphy3's dictionary prunes: a
 Cyrillic beginning that no dictionary word has is dropped at once, so the many readings of a
@@ -33,13 +37,21 @@ from .frequency import frequent_words
 from .frequency import version as wordfreq_version
 from .lemmatize import is_known, known_prefix
 
-__all__ = ["LATIN_LETTERS", "clear_caches", "is_english", "read_back", "versions"]
+__all__ = ["LATIN_LETTERS", "VOLAPUK_DIGITS", "clear_caches", "is_english", "read_back", "versions"]
 
 # Latin letters (with or without marks) and the signs schemas use for ь and ъ.
 LATIN_LETTERS = "a-z\u00e0-\u024f\u02b9\u02ba"
 _SIGNS = "'\u2019`\u02b9\u02ba"
+# Digits that volapuk writes for letters, and its spellings (by look or by sound).
+VOLAPUK_DIGITS = "03469"
+_VOLAPUK = {
+    "0": "о", "3": "з", "4": "ч", "6": "б", "9": "я", "9l": "я", "bl": "ы", "bi": "ы",
+    "w": "шщ", "u": "ий", "m": "т", "n": "п", "r": "г", "g": "д", "h": "н", "b": "вь",
+    "p": "р", "c": "с", "y": "у", "x": "х", "jl": "л", "ji": "л", "e": "э", "sch": "щ",
+}  # fmt: skip
+_VOLAPUK_COST = 3.0
 _SPELLING = re.compile(f'[{LATIN_LETTERS}{_SIGNS}"\u201d]+')
-_LATIN_PART = re.compile(f"[{LATIN_LETTERS}{_SIGNS}]+")
+_LATIN_PART = re.compile(f"[{LATIN_LETTERS}{_SIGNS}{VOLAPUK_DIGITS}а-яё]+")
 # Not Russian: Uzbek, and a French rendering whose ``ch`` is ш.
 _SKIPPED_SCHEMAS = frozenset({"uz", "mvd_310_fr"})
 _VOWELS = frozenset("аеёиоуыэюяьъй")
@@ -114,6 +126,10 @@ def _spellings() -> tuple[Spellings, Spellings, int]:
         for ending, latin in (schema.get("ending_mapping") or {}).items():
             _count(endings, latin, ending)
     table, ending_table = _costs(letters), _costs(endings)
+    for latin, cyrillic in _VOLAPUK.items():
+        known = dict(table.get(latin, ()))
+        extra = [(c, _VOLAPUK_COST) for c in cyrillic if c not in known]
+        table[latin] = (*table.get(latin, ()), *extra)
     return table, ending_table, max(map(len, table))
 
 
@@ -136,6 +152,8 @@ def _steps(
             options += endings.get(latin, ())
         if latin in _SIGNS:
             options.append(("", _DROPPED_APOSTROPHE))
+        if (size == 1 and "а" <= latin <= "я") or latin == "ё":  # a letter already Cyrillic
+            options.append((latin, 0.0))
         for cyr, cost in options:
             if not cyr or known_prefix(prefix + cyr):
                 out.append((pos + size, prefix + cyr, cost))
@@ -183,8 +201,15 @@ def _read(word: str) -> str:
     parts = word.split("-")
     if len(word) > _MAX_LENGTH or not all(map(_LATIN_PART.fullmatch, parts)):
         return ""
+    if not all(_volapuk_ok(p) for p in parts):
+        return ""
     cyrillic = [_best(_candidates(p)) for p in parts]
     return "-".join(cyrillic) if all(cyrillic) else ""
+
+
+def _volapuk_ok(part: str) -> bool:
+    """A part with digits is read only with a Latin letter (``4to``, ``H0``)."""
+    return part.isalpha() or any(c.isalpha() for c in part)
 
 
 def read_back(word: str) -> str | None:

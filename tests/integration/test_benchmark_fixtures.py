@@ -159,7 +159,7 @@ def test_a_name_keeps_its_capital_when_moved() -> None:
 
 def test_every_trick_is_seeded_and_changes_the_text() -> None:
     names = [t.name for t in tricks.TRICKS]
-    assert len(set(names)) == len(names) == 20
+    assert len(set(names)) == len(names) == 27
     for trick in tricks.TRICKS:
         altered = trick.alter(TEXT, 9)
         assert altered != TEXT, trick.name
@@ -320,5 +320,5 @@ def test_verdict_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "| **0.0%** |" in lines["untouched copy"]
     assert lines["copied"].startswith("| copied | copied |")
     assert "| 100.0% | 0.0% | 0.0% |" in lines["copied"]
-    assert len([name for name in lines if name in {t.name for t in tricks.TRICKS}]) == 20
-    assert out.count("PASS") + out.count("MISS") == 4 + 1 + 20 + 4
+    assert len([name for name in lines if name in {t.name for t in tricks.TRICKS}]) == 27
+    assert out.count("PASS") + out.count("MISS") == 4 + 1 + 27 + 4

@@ -44,7 +44,7 @@ from benchmarks._common import (
 from testkit import corpus
 
 SCRIPTS = (
-    "checks", "codepoints", "crawl", "dedup", "extraction", "index", "lemmas", "quality",
+    "checks", "codepoints", "crawl", "dedup", "extraction", "fuzz", "index", "lemmas", "quality",
     "repairs", "sampling", "sentences", "seo_ranges", "signatures", "speed", "synonyms", "verdict",
     "winnowing", "workers",
 )  # fmt: skip

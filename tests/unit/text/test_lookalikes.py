@@ -145,3 +145,67 @@ def test_every_hidden_control_and_the_iota_subscript_inside_words_is_removed() -
         result = canon.canonicalize(text, "lemma")
         assert result.tokens == CLEAN, ascii(char)
         assert result.tricks, ascii(char)
+
+
+# --- signs, private use and modifier letters inside words; sequences for one letter --------
+
+_SIGNS = sorted(
+    chr(c)
+    for c in range(sys.maxunicode + 1)
+    if unicodedata.category(chr(c)) in {"Pd", "Ps", "Pe", "Pi", "Pf"}
+    and chr(c) not in "-‐‑’"  # hyphens and the apostrophe have rules of their own
+) + list('/\\|".,;:!?…')
+
+
+@pytest.mark.parametrize("mode", ["for a letter", "inside"])
+def test_every_bracket_quote_dash_and_punctuation_mark_inside_a_word_is_read(mode: str) -> None:
+    # "соб?ка" and "собак?а": the dictionary reads each sign as the letter or as nothing
+    word = "соб{}ка" if mode == "for a letter" else "собак{}а"
+    broken = [
+        f"U+{ord(sign):04X}"
+        for sign in _SIGNS
+        if _tokens(f"Большая {word.format(sign)} лает") != _tokens("Большая собака лает")
+    ]
+    assert not broken, broken
+
+
+@pytest.mark.parametrize(
+    "char", ["\ue000", "\uf8ff", "\U000f0000", "\U0010fffd", "ʰ", "ʲ", "ː", "ˈ", "ʷ"], ids=ascii
+)
+def test_private_use_and_modifier_letters_in_words_are_read_as_nothing(char: str) -> None:
+    altered = " ".join(w[:2] + char + w[2:] for w in SENTENCE.split())
+    assert _tokens(altered) == CLEAN
+    assert _tokens(SENTENCE.replace(" ", char + " ")) == CLEAN  # at the end of every word
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [("мbl", "мы"), ("бbIстро", "быстро"), ("насьIпал", "насыпал"), ("Вb|ход", "выход")],
+)
+def test_two_characters_posing_as_one_letter_are_folded(typed: str, read: str) -> None:
+    assert _tokens(f"Вот {typed} здесь") == _tokens(f"Вот {read} здесь")
+    (trick,) = canon.canonicalize(f"Вот {typed} здесь", "lemma").tricks
+    assert (trick.original, trick.repaired) == (typed, read.lower())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "т.е. т.к. т.д. и.о. б/у",  # abbreviations: too short to be read as a word
+        "ул.Мира и г.Москва",  # a capital after the point: a sentence or a name
+        "конец.Начало",
+        "Москва–Петербург и Ростов—Дон",  # dashes between names
+        "кошка/собака и чай(кофе)",  # two words, likelier than one
+        "напитк|ом",  # no sequence of the confusables data unless it makes a word
+    ],
+)
+def test_signs_between_words_and_in_abbreviations_stay(text: str) -> None:
+    folded = fold_lookalikes(text)[1]
+    assert [f.original for f in folded] in ([], ["напитк|ом"])
+    if folded:  # read as the word it is, the pipe as nothing
+        assert folded[0].folded == "напитком"
+
+
+def test_an_invisible_character_beside_a_hyphen_keeps_the_word_whole() -> None:
+    assert _tokens("по\u200b-настоящему хорошо") == _tokens("по-настоящему хорошо")
+    assert _tokens("поˀ-настоящему хорошо") == _tokens("по-настоящему хорошо")

@@ -232,3 +232,34 @@ def test_tricks_lie_in_the_text(chosen: list[tuple[str, bool]], scheme: str) -> 
         if trick.kind == "translit":
             assert not _CYRILLIC_WORD.search(trick.original)
             assert _CYRILLIC_WORD.fullmatch(trick.repaired.replace("-", "").replace(" ", ""))
+
+
+# --- volapuk: Latin letters and digits that look or sound like Cyrillic ones ---------------
+
+
+@pytest.mark.parametrize(
+    ("latin", "russian"),
+    [("4to", "что"), ("xopowo", "хорошо"), ("6ygy", "буду"), ("3abop", "забор"),
+     ("npuBet", "привет"), ("cTapblu", "старый")],
+)  # fmt: skip
+def test_volapuk_words_read_back(latin: str, russian: str) -> None:
+    text = f"Ja {latin} i ty {latin} tozhe"
+    assert (
+        canon.canonicalize(text, "lemma").tokens
+        == canon.canonicalize(f"Я {russian} и ты {russian} тоже", "lemma").tokens
+    )
+
+
+def test_visual_capitals_of_volapuk_are_read_as_the_letters_they_look_like() -> None:
+    # H is н, B is в, JI is л: "На столе стоит ваза" in volapuk
+    tokens = canon.canonicalize("Ha cmoJIe cmoum Ba3a", "lemma").tokens
+    assert tokens == canon.canonicalize("На столе стоит ваза", "lemma").tokens
+
+
+@pytest.mark.parametrize("text", ["3d-принтер и 4G", "mp3 и h2o", "Windows 10 и iPhone 6s"])
+def test_numbers_with_letters_stay_as_typed(text: str) -> None:
+    tokens = canon.canonicalize(text, "lemma").tokens
+    assert not any(
+        re.search("[а-я]", t) for t in tokens if t.isascii() is False and "принтер" not in t
+    )
+    assert {"4g", "mp3", "h2o", "6s"} & set(tokens)

@@ -278,7 +278,10 @@ def _fold_segment(word: str) -> str | None:
     folded = _folded(word, sequence) if sequence else None
     if folded is not None and is_known(_reading(folded)):
         return folded
-    return _folded(word, {})
+    folded = _folded(word, {})
+    if folded is None and "Co" in map(unicodedata.category, word):  # private use goes anyway
+        return "".join(GONE if unicodedata.category(c) == "Co" else c for c in word)
+    return folded
 
 
 def _folded(word: str, letters: dict[int, str]) -> str | None:

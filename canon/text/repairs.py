@@ -186,6 +186,17 @@ def _original(norm: Normalized, start: int, end: int) -> str:
     return norm.original[slice(*norm.span(start, end))]
 
 
+def _hyphens_read(joined: Joined) -> Joined:
+    """Spaced letters with a hyphen inside (``з а н я-т о с т и``): each such word as the hyphen
+    rules read it, where they make it one word."""
+    forms = []
+    for form in joined.forms:
+        decision = repair_hyphenated(form) if "-" in form else None
+        one = decision is not None and len(decision.pieces) == 1
+        forms.append(decision.pieces[0].form if one and decision else form)
+    return replace(joined, forms=tuple(forms))
+
+
 def _joined(kind: RepairKind, joined: Joined) -> Located:
     return None, Repair(kind, joined.start, joined.end, joined.forms, joined.spans)
 
@@ -214,7 +225,8 @@ def repair_words(
         breaks = line_break_joins(text, lambda a, b: "\u00ad" in _original(norm, a, b))
         repairs += [_joined("hyphen", joined) for joined in breaks]
     if spacing:
-        repairs += [_joined("spacing", joined) for joined in spaced_letter_joins(text)]
+        joins = spaced_letter_joins(text)
+        repairs += [_joined("spacing", _hyphens_read(j) if hyphens else j) for j in joins]
     if translit:
         latin = russian_words(norm, text, words, keep_hyphens=keep_hyphens, distinct=distinct)
         repairs += [(None, _translit_repair(word, hyphens)) for word in latin]

@@ -209,3 +209,8 @@ def test_signs_between_words_and_in_abbreviations_stay(text: str) -> None:
 def test_an_invisible_character_beside_a_hyphen_keeps_the_word_whole() -> None:
     assert _tokens("по\u200b-настоящему хорошо") == _tokens("по-настоящему хорошо")
     assert _tokens("поˀ-настоящему хорошо") == _tokens("по-настоящему хорошо")
+
+
+def test_private_use_characters_go_even_from_a_word_left_as_typed() -> None:
+    text, folds = fold_lookalikes("Яндεκ\ue000с")  # ε has no Russian twin: the word stays
+    assert text == "Яндεκ\u2060с" and folds[0].original == "Яндεκ\ue000с"

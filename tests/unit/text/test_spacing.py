@@ -136,3 +136,11 @@ def test_every_space_separator_between_letters_is_seen_through(gap: str) -> None
     letters = re.compile(r"[а-яА-ЯёЁa-zA-Z]+")
     spaced = (gap * 3).join(letters.sub(lambda m: gap.join(m[0]), p) for p in text.split(" "))
     assert canon.canonicalize(spaced, "lemma").tokens == canon.canonicalize(text, "lemma").tokens
+
+
+def test_a_hyphen_cutting_a_spaced_word_is_read_by_the_hyphen_rules() -> None:
+    spaced = "з а н я-т о с т и   в   р е г и о н е   п р о д о-л ж а е т   р а с т и"
+    assert (
+        canon.canonicalize(spaced, "lemma").tokens
+        == canon.canonicalize("занятость в регионе продолжает расти", "lemma").tokens
+    )

@@ -53,7 +53,15 @@ from .frequency import one_word_likelier, zipf
 from .lemmatize import is_known
 from .normalize import IGNORABLE, drop_marks
 
-__all__ = ["GONE", "Folded", "fold_lookalikes", "sequences", "twins", "version"]
+__all__ = [
+    "GONE",
+    "Folded",
+    "fold_lookalikes",
+    "sequence_letter",
+    "sequences",
+    "twins",
+    "version",
+]
 
 RUSSIAN = "абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
 _RUSSIAN = frozenset(RUSSIAN)
@@ -69,8 +77,9 @@ _SENTENCE_SIGNS = frozenset(".,;:!?…")
 _SEPARATORS = _SENTENCE_SIGNS | frozenset("/\\")  # what abbreviations are built with: м/с, т.е.
 _ANY_SIGNS = 2  # with more characters to read than this, each is read as nothing (34² tries)
 _MIN_READING = 3  # letters of a word read by the dictionary
-_IGNORED = frozenset({"Mn", "Me", "Mc", "Cf"})  # marks and format characters: other rules
-_QUIET = r"[\p{Mn}\p{Me}\p{Mc}\p{Cf}]*"
+# Marks and format characters: other rules.  A spacing mark (Mc) is visible and read here.
+_IGNORED = frozenset({"Mn", "Me", "Cf"})
+_QUIET = r"[\p{Mn}\p{Me}\p{Cf}]*"
 _LETTER_BEFORE = regex.compile(f"[{RUSSIAN}]{_QUIET}\\Z")
 _LETTER_AFTER = regex.compile(f"{_QUIET}[{RUSSIAN}]")
 # A Russian letter and then anything but a Russian letter, a space, a hyphen or an apostrophe
@@ -146,6 +155,14 @@ def sequences() -> dict[tuple[str, ...], str]:
             if other_root == root and len(other) > 1:
                 found[tuple(classes.get(c, c) for c in other)] = letter
     return found
+
+
+def sequence_letter(chars: str) -> str | None:
+    """The Russian letter the characters ``chars`` pose as together (``bl`` → ``Ы``), or
+    None."""
+    classes = _classes()
+    key = tuple(classes.get(c.upper() if c in _RUSSIAN else c, c) for c in chars)
+    return sequences().get(key)
 
 
 def version() -> str:
@@ -311,11 +328,29 @@ def _folded(word: str, letters: dict[int, str]) -> str | None:
         else:  # a letter of another alphabet, or a number or sign at the edge: a real word
             return None
     if not signs and not inside and not edges:
-        return _with(word, letters)
+        return _one_too_many(word, letters)
     read = _by_dictionary(word, {**letters, **signs}, inside, edges)
     if read is None and foreign:
         return None
     return read or _with(word, letters)
+
+
+def _one_too_many(word: str, letters: dict[int, str]) -> str:
+    """The segment with its twins folded; where that is no dictionary word, one twin or
+    letter of another Cyrillic alphabet put into it read as nothing, when that makes one
+    (``соГбака``, ``соЀбака`` with a letter too many)."""
+    folded = _with(word, letters)
+    if is_known(_reading(folded)):
+        return folded
+    extra = [i for i, c in enumerate(word) if i in letters or "\u0400" <= c <= "\u052f"]
+    extra = [i for i in extra if word[i] not in _RUSSIAN and _between_letters(word, i)]
+    best, best_zipf = folded, -1.0
+    for i in extra[: _ANY_SIGNS * 2]:
+        candidate = _with(word, {**letters, i: GONE})
+        reading = _reading(candidate)
+        if len(reading) >= _MIN_READING and is_known(reading) and zipf(reading) > best_zipf:
+            best, best_zipf = candidate, zipf(reading)
+    return best
 
 
 def _quiet(char: str) -> bool:

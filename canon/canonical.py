@@ -22,6 +22,7 @@ from .hashing import forget_hashes, remember_hashes, token_hashes
 from .profile import Profile, get_profile
 from .text import hyphens, latin, lemmatize, translit
 from .text.bidi import display_order
+from .text.garbled import read_garbled
 from .text.lemma_cache import table_file
 from .text.lemmatize import base_forms, parts_of_speech
 from .text.lookalikes import Folded, fold_lookalikes
@@ -207,7 +208,9 @@ def _normalized_folded(text: str, profile: Profile) -> tuple[Normalized, tuple[F
     if profile.drop_ignorables:
         text = hidden_as_ignorable(display_order(text)[0])
     if profile.fold_confusables and profile.fold_all_lookalikes:
+        text, garbled = read_garbled(text)
         text, prefolds = fold_lookalikes(text)
+        prefolds = tuple(sorted(garbled + prefolds, key=lambda f: f.start))
     return _normalize(text, profile), prefolds
 
 

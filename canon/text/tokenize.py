@@ -22,6 +22,7 @@ __all__ = [
     "has_cyrillic_twin",
     "has_mixed_words",
     "hyphen_text",
+    "twin_letter",
     "word_offsets",
     "word_span_array",
     "word_spans",
@@ -128,6 +129,14 @@ def words(norm: Normalized, *, keep_hyphens: bool) -> list[str]:
 def has_cyrillic_twin(char: str) -> bool:
     """Whether ``char`` is a letter of another script that looks like a Cyrillic one."""
     return ord(char) in _WIDE_LOOKALIKES
+
+
+def twin_letter(char: str) -> str | None:
+    """The Cyrillic letter a letter of another script looks like once case-folded (Latin,
+    Greek, small capitals: ``ε`` is ``е``), or None."""
+    folded = char.casefold()
+    twin = _WIDE_LOOKALIKES.get(ord(folded)) if len(folded) == 1 else None
+    return str(twin) if twin is not None else None
 
 
 def word_offsets(norm: Normalized, *, keep_hyphens: bool) -> list[tuple[int, int]]:

@@ -37,7 +37,15 @@ from .frequency import frequent_words
 from .frequency import version as wordfreq_version
 from .lemmatize import is_known, known_prefix
 
-__all__ = ["LATIN_LETTERS", "VOLAPUK_DIGITS", "clear_caches", "is_english", "read_back", "versions"]
+__all__ = [
+    "LATIN_LETTERS",
+    "VOLAPUK_DIGITS",
+    "clear_caches",
+    "is_english",
+    "read_back",
+    "spellings",
+    "versions",
+]
 
 # Latin letters (with or without marks) and the signs schemas use for ь and ъ.
 LATIN_LETTERS = "a-z\u00e0-\u024f\u02b9\u02ba"
@@ -131,6 +139,11 @@ def _spellings() -> tuple[Spellings, Spellings, int]:
         extra = [(c, _VOLAPUK_COST) for c in cyrillic if c not in known]
         table[latin] = (*table.get(latin, ()), *extra)
     return table, ending_table, max(map(len, table))
+
+
+def spellings() -> Spellings:
+    """Each Latin spelling (and volapuk digit) → the Cyrillic letters it spells, with costs."""
+    return _spellings()[0]
 
 
 def is_english(word: str) -> bool:

@@ -23,7 +23,9 @@ a noisy channel, by one search in which every trick is an edit with a cost:
 
 Only the pieces the other rules cannot read are looked at: a piece of Russian letters (with
 hyphens and the punctuation around it), of digits, or of ASCII alone is never a candidate, nor
-one whose plain reading is already a dictionary word.  The text is rewritten one character for
+one whose plain reading is already a dictionary word; one mixing Russian letters with Latin
+letters or digits (``ГолосUA``, ``30км``, ``с0бака``) is theirs too, unless it stands among
+letters spaced apart.  The text is rewritten one character for
 one, as :func:`.fold_lookalikes` does: a character read as a letter becomes that letter, one read
 as nothing (and a space inside a word) the combining mark U+0334, which normalization removes,
 and an invisible character read as a space a space.  Each word so read is reported as a

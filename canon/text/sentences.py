@@ -6,6 +6,10 @@ around it:
 - a line break ends a sentence unless the next line starts with a lower-case letter (headings,
   list items and paragraphs without a final stop are sentences of their own; a line wrapped
   inside a sentence is not cut);
+- a line stored backwards under bidirectional overrides is split as it is shown (the order
+  the canonical form's words are taken in, at the same offsets); invisible characters are
+  read as spaces, so a text that types them for its spaces (the
+  Hangul filler U+3164, zero-width spaces) is split like the spaced text;
 - razdel's time grows with the square of a sentence it cannot split (``т.е. т.е. …`` runs
   200,000 characters in seconds), so a line longer than :data:`PIECE_CHARS` is first cut at
   the last space before that length.  Real sentences are far shorter; a cut one becomes two.
@@ -20,7 +24,10 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+import regex
 from razdel import sentenize
+
+from .bidi import display_order
 
 __all__ = ["PIECE_CHARS", "sentence_spans"]
 
@@ -28,6 +35,7 @@ PIECE_CHARS = 2_000  # the longest stretch of text razdel is given at once
 
 _LINE_BREAK = re.compile(r"[^\S\n\r\u2028\u2029]*[\n\r\u2028\u2029]\s*")  # with its spaces
 _SPACE = re.compile(r"\s")
+_INVISIBLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 
 
 def _lines(text: str) -> Iterator[tuple[int, int]]:
@@ -62,7 +70,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
 
 @lru_cache(maxsize=4)
-def _spans(text: str) -> tuple[tuple[int, int], ...]:
+def _spans(typed: str) -> tuple[tuple[int, int], ...]:
+    # One character for one, as the canonical form reads the text: its words' spans hold.
+    text = _INVISIBLE.sub(" ", display_order(typed)[0])
     spans: list[tuple[int, int]] = []
     for line_start, line_end in _lines(text):
         for start, end in _pieces(text, line_start, line_end):

@@ -543,3 +543,17 @@ def test_the_documents_read_are_capped_best_bound_first(articles: Path, monkeypa
     with Index(articles, readonly=True) as index:
         (found,) = find_rewrites(draft, index, lemma(index)).rewrites
     assert found.source == "tea-02"
+
+
+@pytest.mark.parametrize("gap", ["\u3164", "\u200b", "\u2060", "\u115f"])
+def test_a_text_typing_invisible_characters_for_spaces_splits_as_the_spaced_one(gap: str) -> None:
+    plain = "Первое предложение. Второе предложение здесь. Третье и последнее."
+    typed = plain.replace(" ", gap)
+    assert sentence_spans(typed) == sentence_spans(plain)
+
+
+def test_a_line_stored_backwards_under_an_override_splits_as_shown() -> None:
+    plain = "Первое предложение. Второе предложение здесь."
+    stored = "\u202e" + plain[::-1] + "\u202c"
+    spans = sentence_spans(stored)
+    assert len(spans) == 2 == len(sentence_spans(plain))

@@ -84,9 +84,7 @@ _UNLISTED = 1.5  # the Zipf frequency of a dictionary word missing from wordfreq
 _SPACE_ODDS = 2.0  # log10 odds for one word against two where an invisible gap is a space
 _INSIDE_ODDS = 8.0  # the cost of a word boundary at an invisible character put in words
 _SPACED_JOIN = 0.5  # the cost of joining across a space between letters spaced apart
-_SPACE_CHARS = (
-    " \u00a0\u2009\u202f\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u200a\u205f\u3000\t"
-)
+_BLANK = regex.compile(r"[\p{Zs}\t]+")  # a gap of spaces alone, no line break
 _MIN_SEPARATED = 5  # the fewest characters of a word a sentence sign or slash may be read in
 _MIN_PART = 2  # the fewest letters of each part of a hyphenated word read
 _MIN_LATIN = 4  # the fewest letters of a word read from Latin letters spaced apart
@@ -504,7 +502,7 @@ def _segment(
     text: str, units: list[_Unit], invisible_spaces: bool
 ) -> list[tuple[int, int, _Reading | None]]:
     """The likeliest grouping of ``units`` into words: (first, last + 1, reading)."""
-    gaps = [len(u.gap) for u in units[:-1] if u.gap and not u.gap.strip(_SPACE_CHARS)]
+    gaps = [len(u.gap) for u in units[:-1] if _BLANK.fullmatch(u.gap)]
     hidden = [len(u.gap) for u in units[:-1] if _GAP.fullmatch(u.gap)]
     narrow = (min(gaps, default=0), min(hidden, default=0))  # wider gaps part words
     pieces = [p for p in _PIECE.findall(text, units[0].start, units[-1].end)]

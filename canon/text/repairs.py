@@ -222,7 +222,11 @@ def repair_words(
     if hyphens and "-" in text:
         repairs += _hyphen_repairs(norm, text, words, keep_hyphens)
     if hyphens:
-        breaks = line_break_joins(text, lambda a, b: "\u00ad" in _original(norm, a, b))
+        breaks = line_break_joins(
+            text,
+            lambda a, b: "\u00ad" in _original(norm, a, b),
+            lambda at: _original(norm, at, at + 1)[:1].isupper(),
+        )
         repairs += [_joined("hyphen", joined) for joined in breaks]
     if spacing:
         joins = spaced_letter_joins(text)

@@ -239,18 +239,22 @@ def _fewest_words(letters: str) -> list[int] | None:
 
 
 def line_break_joins(
-    text: str, soft_hyphen: Callable[[int, int], bool] = lambda start, end: False
+    text: str,
+    soft_hyphen: Callable[[int, int], bool] = lambda start, end: False,
+    capital: Callable[[int], bool] = lambda at: False,
 ) -> list[Joined]:
     """Words of ``text`` (normalized) cut by a line break, with or without a hyphen, that
     the dictionary reads as one; ``soft_hyphen(start, end)`` tells whether the original text
-    had a soft hyphen in the gap ``[start, end)`` of the normalized one (the rules removed it)."""
+    had a soft hyphen in the gap ``[start, end)`` of the normalized one (the rules removed it),
+    ``capital(at)`` whether it had a capital at ``at``: a line that starts with one starts a
+    sentence (:mod:`canon.text.sentences`), and no word runs into it."""
     if "\n" not in text:
         return []
     joins = []
     for found in _BROKEN.finditer(text):
         head, hyphen, tail = found.groups()
         word = head + tail
-        if not is_known(word):
+        if not is_known(word) or capital(found.start(3)):
             continue
         marked = hyphen or soft_hyphen(found.end(1), found.start(3))
         if not marked and _known(head) and _known(tail):

@@ -144,3 +144,11 @@ def test_a_hyphen_cutting_a_spaced_word_is_read_by_the_hyphen_rules() -> None:
         canon.canonicalize(spaced, "lemma").tokens
         == canon.canonicalize("занятость в регионе продолжает расти", "lemma").tokens
     )
+
+
+def test_a_line_that_starts_with_a_capital_is_not_run_into() -> None:
+    """A capital after a line break starts a sentence: no word is joined across it (the
+    sentence split cuts there, and every word must lie inside a sentence)."""
+    canonical = canon.canonicalize("А\nЁ", "lemma")
+    assert all(span != (0, 3) for span in canonical.spans)
+    assert canon.canonicalize("сло-\nво", "lemma").tokens == ("слово",)

@@ -44,15 +44,16 @@ import regex
 
 from .frequency import zipf
 from .lemmatize import is_known, known_prefix
-from .lookalikes import Folded, sequence_letter, twins
+from .lookalikes import RUSSIAN, Folded, sequence_letter, twins
+from .normalize import IGNORABLE
 from .tokenize import twin_letter
 from .translit import is_english, spellings
 
 __all__ = ["GONE", "read_garbled"]
 
 GONE = "\u0334"  # COMBINING TILDE OVERLAY: composes with nothing, removed with every mark
-_LOWER = "абвгдеёжзийклмнопрстуфхцчшщъыьэюя"
-_RUSSIAN = frozenset(_LOWER + _LOWER.upper())
+_LOWER = RUSSIAN[:33]
+_RUSSIAN = frozenset(RUSSIAN)
 # A piece the other rules read: Russian words (hyphenated or not), numbers, Latin words, with
 # punctuation around them and between them.
 _WORD = r"(?:[а-яёА-ЯЁ]+|\d+|\p{Latin}+)"
@@ -67,7 +68,6 @@ _PUNCTUATION = r"[\p{P}\p{S}--[@#&]]"  # around a word; @, # and & may stand for
 _LEAD = regex.compile(f"{_PUNCTUATION}*", regex.V1)
 _TRAIL = regex.compile(f"{_PUNCTUATION}*$", regex.V1)
 _QUIET_CATEGORIES = frozenset({"Mn", "Me", "Cf", "Cc", "Co", "Cs", "Cn"})
-_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 _GAP = regex.compile(r"\p{Default_Ignorable_Code_Point}+")
 _KEPT = frozenset("\u0306\u0308")  # the marks of й and ё
 _HYPHENS = frozenset("-\u2010\u2011")
@@ -117,7 +117,7 @@ def _category(char: str) -> str:
 
 
 def _quiet(char: str) -> bool:
-    return _category(char) in _QUIET_CATEGORIES or _IGNORABLE.match(char) is not None
+    return _category(char) in _QUIET_CATEGORIES or IGNORABLE.match(char) is not None
 
 
 @cache
@@ -379,10 +379,7 @@ def _zones(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     for line in _LINES.finditer(text):
         pieces = list(_PIECE.finditer(text, line.start(), line.end()))
-        marks = []
-        for piece in pieces:
-            word = piece.group()
-            marks.append(_mark(word))
+        marks = [_mark(piece.group()) for piece in pieces]
         i = 0
         while i < len(marks):
             if not marks[i]:
@@ -454,15 +451,13 @@ def _costs_from(
             continue
         if n > 1 and not (latin and len(reading.word) < _MIN_LATIN):
             out[i + n] = (_improbability(reading.word) + reading.cost, reading)
-    for n in range(2, len(pieces) + 1):  # a word the dictionary lacks, with invisible gaps
-        if invisible_spaces:  # typed for spaces: they part words unless a word is read
+    # A word the dictionary lacks, parted by invisible characters put inside it (where they
+    # are typed for spaces, they part words unless a word is read).
+    for n in range(2, 1 if invisible_spaces else len(pieces) + 1):
+        gap = units[i + n - 2]
+        if gap.scripts or not _GAP.fullmatch(gap.gap):
             break
-        if units[i + n - 2].scripts:
-            break
-        if i + n not in out and _GAP.fullmatch(units[i + n - 2].gap):
-            out[i + n] = (_UNKNOWN, None)
-        elif not _GAP.fullmatch(units[i + n - 2].gap):
-            break
+        out.setdefault(i + n, (_UNKNOWN, None))
     short = 0
     for n, piece in enumerate(pieces, 1):  # spaced letters of a word the dictionary lacks
         russian = 0 < _letters(piece) <= _SHORT and not piece.isascii()
@@ -505,7 +500,7 @@ def _segment(
     gaps = [len(u.gap) for u in units[:-1] if _BLANK.fullmatch(u.gap)]
     hidden = [len(u.gap) for u in units[:-1] if _GAP.fullmatch(u.gap)]
     narrow = (min(gaps, default=0), min(hidden, default=0))  # wider gaps part words
-    pieces = [p for p in _PIECE.findall(text, units[0].start, units[-1].end)]
+    pieces = _PIECE.findall(text, units[0].start, units[-1].end)
     short = sum(1 for p in pieces if 0 < _letters(p) <= _SHORT)
     spaced = short >= 3 and short * 2 >= len(pieces)
     n = len(units)
@@ -586,16 +581,11 @@ def _typed_for_spaces(text: str) -> bool:
 def _write(text: str, group: list[_Unit], reading: _Reading | None, chars: list[str]) -> None:
     """Write a word read from ``group`` into ``chars``: each character as read, every gap
     inside the word as nothing."""
-    pieces = [(u.start, u.end) for u in group]
-    read = iter(reading.chars) if reading else None
-    for a, b in pieces:
-        for at in range(a, b):
-            if read is None:
-                continue
-            letter = next(read)
-            if letter == GONE and _quiet(text[at]):
-                continue  # invisible characters and marks: the other rules remove them
-            if letter != text[at] and letter != text[at].lower():
-                chars[at] = letter.upper() if text[at].isupper() and letter != GONE else letter
+    places = [at for unit in group for at in range(unit.start, unit.end)]
+    for at, letter in zip(places, reading.chars if reading else ()):
+        if letter == GONE and _quiet(text[at]):
+            continue  # invisible characters and marks: the other rules remove them
+        if letter != text[at] and letter != text[at].lower():
+            chars[at] = letter.upper() if text[at].isupper() and letter != GONE else letter
     for unit in group[:-1]:
         chars[unit.end : unit.gap_end] = GONE * (unit.gap_end - unit.end)

@@ -194,11 +194,12 @@ def check_command(
                         index=index,
                         name=doc.source,
                         on_progress=on_progress,
-                    )
+                    ).with_unseen(doc.unseen)
                 result = found.result
             else:
                 assert index is not None  # an index, when there is no provider
                 result = check(doc.text, index, settings, name=doc.source)
+                result = result.with_unseen(doc.unseen)
             _print(result, doc, as_json, details, source_number, found)
             if html_path:
                 _write_html(result, doc, html_path, number)

@@ -236,7 +236,7 @@ def _tricks_grid(tricks: Sequence[TrickRow]) -> RichTable:
     for title in ("trick", "at", "written", "read as"):
         grid.add_column(title, justify="right" if title == "at" else "left")
     for t in tricks:
-        grid.add_row(t.kind, str(t.start), escape(t.original), escape(t.repaired))
+        grid.add_row(t.kind, t.at, escape(t.original), escape(t.repaired))
     return grid
 
 

@@ -33,6 +33,8 @@ class Document:
     ``method`` is ``text``, ``docx``, ``trafilatura`` (an HTML page's main text) or
     ``whole-page`` (all its visible text).  For a URL, ``final_url`` is where redirects ended
     and ``fetched`` the response's date (``cached`` tells whether it came from the cache).
+    ``unseen`` holds the words an HTML page or a .docx holds where no reader sees them
+    (hidden elements or runs), left out of ``text``.
     """
 
     source: str
@@ -44,6 +46,7 @@ class Document:
     final_url: str | None = None
     fetched: str | None = None
     cached: bool = False
+    unseen: tuple[str, ...] = ()
 
     @property
     def chars(self) -> int:
@@ -64,7 +67,9 @@ def _from_html(
 ) -> Document:
     html, encoding = decode_html(data, source, charset)
     page = extract_html(html, source, whole_page=whole_page, limits=limits)
-    return Document(source, page.text, page.title, page.method, encoding, page.language)
+    return Document(
+        source, page.text, page.title, page.method, encoding, page.language, unseen=page.unseen
+    )
 
 
 def _from_url(
@@ -90,12 +95,12 @@ def page_document(
 
 
 def _from_docx(path: Path, source: str, limits: ReadLimits) -> Document:
-    text, title = docx_text(path, source, limits)
-    if not text.strip():
+    read = docx_text(path, source, limits)
+    if not read.text.strip():
         raise ExtractionError(
             f"{source}: the document has no text", source=source, reason="no-text"
         )
-    return Document(source, text, title, "docx", None)
+    return Document(source, read.text, read.title, "docx", None, unseen=read.unseen)
 
 
 def _too_large(source: str, message: str) -> InputError:

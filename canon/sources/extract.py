@@ -114,6 +114,7 @@ class Extracted:
     title: str | None
     language: str | None
     method: str
+    unseen: tuple[str, ...] = ()  # the words of the elements no reader sees, left out
 
 
 def _visible_text(html: str) -> tuple[str, str | None]:
@@ -191,11 +192,12 @@ def extract_html(
     import trafilatura
 
     check_html(html, source, limits)
-    html = as_seen(html)
+    seen = as_seen(html)
+    html = seen.html
 
     if whole_page:
         text, title = _visible_text(html)
-        extracted = Extracted(text, title, None, "whole-page")
+        extracted = Extracted(text, title, None, "whole-page", seen.unseen)
     else:
         # Main text only: a site's menus, sidebars and footers are what make two of its pages
         # look alike, so precision matters most.  favor_precision had the best token F1 on the
@@ -217,6 +219,7 @@ def extract_html(
             getattr(document, "title", None),
             getattr(document, "language", None),
             "trafilatura",
+            seen.unseen,
         )
     if not extracted.text.strip():
         reason = "no-text" if whole_page else "no-main-text"

@@ -13,7 +13,8 @@ A copywriter can also add words that no reader sees, so that a copied text check
 elements with the ``hidden`` attribute, or styled (inline, or by a simple rule of the page's
 own ``<style>``: ``tag``, ``.class``, ``#id``, ``tag.class``) as not displayed, invisible, of
 no font size, transparent, or in the colour of the background behind them (white on a page
-that declares none).  They are removed before extraction.  Style sheets linked from other
+that declares none).  They are removed before extraction, and their words are kept apart
+(:attr:`Seen.unseen`) for the check to report.  Style sheets linked from other
 files, complex selectors and colours set by classes on both sides are not looked at.
 """
 
@@ -28,7 +29,7 @@ import lxml.html
 
 from ..text.bidi import display_order
 
-__all__ = ["as_seen", "without_unseen"]
+__all__ = ["Seen", "as_seen", "without_unseen"]
 
 _RLO, _LRO, _PDF = "\u202e", "\u202d", "\u202c"
 # The controls as characters or as numeric character references, and the bdo element.
@@ -50,6 +51,7 @@ _INLINE = frozenset(
 _MAX_RULES = 2_000  # rules of a page's style sheets looked at, at most
 _PARSER = lxml.html.HTMLParser(encoding="utf-8")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what lxml takes in no text
+_NO_TEXT = frozenset({"script", "style", "template", "noscript", "svg", "title", "meta", "link"})
 _UNSEEN_HINTS = re.compile(r"<style|\shidden[\s>=]|style\s*=", re.IGNORECASE)
 
 
@@ -140,9 +142,10 @@ def _sheet_hiding(rules: list[tuple[str, dict[str, str]]]) -> _Hiding:
     return _Hiding(frozenset(tags), frozenset(classes), frozenset(ids), frozenset(pairs))
 
 
-def without_unseen(root: Any) -> int:
+def without_unseen(root: Any) -> list[str]:
     """Remove from a parsed page the elements a reader never sees (the ``hidden`` attribute,
-    inline styles and the page's own simple style rules that hide them); how many."""
+    inline styles and the page's own simple style rules that hide them); the words of each
+    removed element, spaces collapsed (blank for one that held none, or a script or style)."""
     rules = _sheet_rules(root)  # read once, for what they hide and for the page's background
     hiding = _sheet_hiding(rules)
     page = _page_background(rules)
@@ -157,10 +160,12 @@ def without_unseen(root: Any) -> int:
             or (style and _hides(_declarations(style), _behind(element) or page))
         ):
             unseen[id(element)] = element
+    words = []
     for element in unseen.values():
         parent = element.getparent()
-        if parent is None:
-            continue
+        if parent is None or any(id(a) in unseen for a in element.iterancestors()):
+            continue  # inside an element removed already
+        words.append(_words(element))
         element.drop_tree()
         # An inline element left empty goes too: the extractor reads a paragraph with an empty
         # inline element in it differently (it keeps one such paragraph of several).
@@ -172,7 +177,17 @@ def without_unseen(root: Any) -> int:
                 break
             parent.drop_tree()
             parent = grand
-    return len(unseen)
+    return words
+
+
+def _words(element: Any) -> str:
+    """The words of an element about to be removed, spaces collapsed; none of a script's or a
+    style's (they are dropped from it first)."""
+    if element.tag in _NO_TEXT:
+        return ""
+    for inner in list(element.iter(*_NO_TEXT)):
+        inner.drop_tree()
+    return " ".join(element.text_content().split())
 
 
 def _page_background(rules: list[tuple[str, dict[str, str]]]) -> str | None:
@@ -197,23 +212,33 @@ def _behind(element: Any) -> str | None:
     return None
 
 
-def as_seen(html: str) -> str:
+@dataclass(frozen=True)
+class Seen:
+    """A page as a reader sees it (``html``), and the words of each element left out because
+    no reader sees them (``unseen``, in page order)."""
+
+    html: str
+    unseen: tuple[str, ...] = ()
+
+
+def as_seen(html: str) -> Seen:
     """``html`` as a reader sees it: the text of its overrides in display order and the
     elements no reader sees removed (serialized again), or ``html`` itself when it has
     neither style, ``hidden`` attribute nor bidirectional control."""
     bidi, styled = _SUSPECT.search(html) is not None, _UNSEEN_HINTS.search(html) is not None
     if not (bidi or styled):
-        return html
+        return Seen(html)
     try:  # as bytes: a page may open with an XML declaration, which a str may not carry
         root = lxml.html.document_fromstring(html.encode("utf-8"), parser=_PARSER)
     except (ValueError, lxml.etree.ParserError):
-        return html  # nothing lxml can read: the extractor says what it makes of it
-    removed = without_unseen(root) if styled else 0
+        return Seen(html)  # nothing lxml can read: the extractor says what it makes of it
+    removed = without_unseen(root) if styled else []
+    if not (bidi or removed):
+        return Seen(html)
     if bidi:
         _display_order(root)
-    elif not removed:
-        return html
-    return str(lxml.html.tostring(root, encoding="unicode"))
+    html = str(lxml.html.tostring(root, encoding="unicode"))
+    return Seen(html, tuple(words for words in removed if words))
 
 
 def _display_order(root: Any) -> None:

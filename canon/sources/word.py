@@ -15,7 +15,8 @@ column breaks) and ``w:cr`` as newlines, ``w:noBreakHyphen`` as ``-``.  A merged
 once (python-docx repeats it for every grid column and row it spans).  A run a reader of the
 document never sees is left out: hidden (``w:vanish``, ``w:specVanish``), set in 1.5 pt or less,
 or white on the default white page (a copywriter's way to add words that no reader reads, so
-that a copied text checks as new).  Hidden character styles are not looked up.
+that a copied text checks as new); its words are kept apart, for the check to report.  Hidden
+character styles are not looked up.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import io
 import posixpath
 import zipfile
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypeVar, cast
 
@@ -32,7 +34,7 @@ from lxml import etree
 from ..errors import ExtractionError
 from .limits import ReadLimits
 
-__all__ = ["docx_text"]
+__all__ = ["WordText", "docx_text"]
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _RELATIONSHIPS = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
@@ -84,12 +86,14 @@ class _Body:
         self.cell: list[str] | None = None  # the paragraphs of the cell being read
         self.in_text = False
         self.hidden = False  # the run being read is one a reader never sees
+        self.unseen: list[str] = []  # the words of unseen runs, a piece per stretch of them
+        self.unseen_piece: list[str] = []
         self.chars = 0
 
     def doctype(self, *_: object) -> None:
         raise _refuse(self.source, "the document declares a DTD (entity expansion)", "bad-xml")
 
-    def _add(self, text: str) -> None:
+    def _count(self, text: str) -> None:
         self.chars += len(text)
         if self.chars > self.max_text:
             raise _refuse(
@@ -97,8 +101,18 @@ class _Body:
                 f"the document holds more than {self.max_text:,} characters of text",
                 "too-large",
             )
+
+    def _add(self, text: str) -> None:
+        self._count(text)
+        self._end_unseen()
         assert self.parts is not None  # text is added inside a paragraph
         self.parts.write(text)
+
+    def _end_unseen(self) -> None:
+        words = " ".join("".join(self.unseen_piece).split())
+        if words:
+            self.unseen.append(words)
+        self.unseen_piece.clear()
 
     def _in_run(self) -> bool:
         """Whether the element on top of the stack is a child of one of the paragraph's runs
@@ -142,6 +156,9 @@ class _Body:
     def data(self, text: str) -> None:
         if self.in_text and not self.hidden:
             self._add(text)
+        elif self.in_text:
+            self._count(text)
+            self.unseen_piece.append(text)
 
     def end(self, tag: str) -> None:
         level, self.level = self.level, self.level - 1
@@ -150,6 +167,7 @@ class _Body:
         if self.in_text and tag == _T:
             self.in_text = False
         elif self.parts is not None and level == self.depth + 1:
+            self._end_unseen()
             text = self.parts.getvalue()
             self.parts = None
             if self.cell is not None:
@@ -162,8 +180,8 @@ class _Body:
             if text.strip():
                 self.cells.append(text)
 
-    def close(self) -> str:
-        return "\n".join(self.paragraphs + self.cells)
+    def close(self) -> tuple[str, tuple[str, ...]]:
+        return "\n".join(self.paragraphs + self.cells), tuple(self.unseen)
 
 
 def _hides(tag: str, attrib: dict[str, str]) -> bool:
@@ -312,10 +330,20 @@ def _locate(
     return main, core if core in present else None
 
 
-def docx_text(path: Path, source: str, limits: ReadLimits) -> tuple[str, str | None]:
-    """``(text, title)`` of a ``.docx`` file; the text may be blank."""
+@dataclass(frozen=True)
+class WordText:
+    """What a ``.docx`` holds: its ``text`` (may be blank), ``title``, and the words of the
+    runs no reader sees (``unseen``), left out of the text."""
+
+    text: str
+    title: str | None
+    unseen: tuple[str, ...] = ()
+
+
+def docx_text(path: Path, source: str, limits: ReadLimits) -> WordText:
+    """The text, title and unseen words of a ``.docx`` file."""
     with _open(path, source, limits) as archive:
         main, core = _locate(archive, set(archive.namelist()), source, limits)
-        text = _parse(archive, main, _Body(source, limits.max_text), source)
+        text, unseen = _parse(archive, main, _Body(source, limits.max_text), source)
         title = _parse(archive, core, _Title(), source) if core else None
-    return text, title
+    return WordText(text, title, unseen)

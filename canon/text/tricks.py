@@ -3,7 +3,9 @@
 A trick is a repair the rules made to a word or between words: a look-alike letter folded
 (``lookalike``), a combining mark removed (``mark``), an invisible character removed inside a
 word or read as a space between words (``invisible``), a hyphen that joined two words or broke
-one (``hyphen``), a Russian word written in Latin letters (``translit``).  Tricks are found
+one (``hyphen``), a Russian word written in Latin letters (``translit``), letters spaced apart
+(``spacing``).  Words a reader of an HTML or .docx draft never sees are left out of the text
+before it is read, and reported as ``hidden`` by the check.  Tricks are found
 after the fact, from the original characters (the hyphen and transliteration repairs from
 what the word repairs did), so canonicalization itself pays nothing for them.
 """
@@ -24,7 +26,7 @@ from .tokenize import Fold
 
 __all__ = ["Trick", "find_tricks", "repair_tricks"]
 
-TrickKind = Literal["lookalike", "mark", "invisible", "hyphen", "translit", "spacing"]
+TrickKind = Literal["lookalike", "mark", "invisible", "hyphen", "translit", "spacing", "hidden"]
 
 
 @dataclass(frozen=True, slots=True)

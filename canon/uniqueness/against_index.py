@@ -191,6 +191,13 @@ class CheckResult:
     texts: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     """The stored texts of the sources named, by source (for passages beside the draft)."""
 
+    def with_unseen(self, unseen: Sequence[str]) -> CheckResult:
+        """The check with the words that no reader of the draft sees (hidden elements of an
+        HTML draft, hidden runs of a .docx: :attr:`Document.unseen`, left out of ``text``)
+        first among its tricks, as ``hidden`` at 0: they have no place in the text read."""
+        hidden = tuple(Trick("hidden", 0, 0, words, "") for words in unseen)
+        return replace(self, tricks=hidden + self.tricks) if hidden else self
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "verdict": None if self.verdict is None else self.verdict.to_dict(),

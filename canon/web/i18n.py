@@ -63,6 +63,7 @@ MODEL_WORDS = (
     N_("hyphen"),
     N_("transliteration"),
     N_("spaced letters"),
+    N_("hidden text"),
     N_("text"),
     N_("Word document"),
     N_("main text by trafilatura"),

@@ -240,7 +240,7 @@ def check_draft(
     """``check`` of a draft against the index, opened read-only unless ``writable``."""
     try:
         with Index(index, readonly=not writable) as opened:
-            return check(draft.text, opened, settings)
+            return check(draft.text, opened, settings).with_unseen(draft.unseen)
     except CanonError as exc:
         raise field_error(exc, "draft") from exc
 
@@ -303,9 +303,14 @@ def web_check_draft(
     try:
         provider = provider_of(request.provider)
         if settings.index is None or not request.with_index:
-            return web_check(draft.text, provider, options, on_progress=on_progress)
-        with Index(Path(settings.index), readonly=not settings.allow_index_writes) as opened:
-            return web_check(draft.text, provider, options, index=opened, on_progress=on_progress)
+            found = web_check(draft.text, provider, options, on_progress=on_progress)
+        else:
+            writable = settings.allow_index_writes
+            with Index(Path(settings.index), readonly=not writable) as opened:
+                found = web_check(
+                    draft.text, provider, options, index=opened, on_progress=on_progress
+                )
+        return found.with_unseen(draft.unseen)
     except CanonError as exc:
         raise field_error(exc, "draft") from exc
 

@@ -179,6 +179,12 @@ class TrickRow:
     end: int
     original: str
     repaired: str
+    placed: bool = True  # False for words left out of the text read (hidden text)
+
+    @property
+    def at(self) -> str:
+        """Where the trick is in the draft's text, or a dash for words kept out of it."""
+        return str(self.start) if self.placed else "—"
 
 
 _TRICK_KINDS = {
@@ -188,15 +194,31 @@ _TRICK_KINDS = {
     "hyphen": "hyphen",
     "translit": "transliteration",
     "spacing": "spaced letters",
+    "hidden": "hidden text",
 }
 
 
+_MAX_HIDDEN = 300  # characters of a hidden passage shown
+
+
 def trick_rows(tricks: Sequence[Trick]) -> tuple[TrickRow, ...]:
-    """The tricks in words, invisible characters shown as their code points (``<U+3164>``)."""
+    """The tricks in words, invisible characters shown as their code points (``<U+3164>``),
+    a long hidden passage cut short."""
     return tuple(
-        TrickRow(_TRICK_KINDS.get(t.kind, t.kind), t.start, t.end, _shown(t.original), t.repaired)
+        TrickRow(
+            _TRICK_KINDS.get(t.kind, t.kind),
+            t.start,
+            t.end,
+            _shown(_cut(t.original) if t.kind == "hidden" else t.original),
+            t.repaired,
+            placed=t.kind != "hidden",
+        )
         for t in tricks
     )
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= _MAX_HIDDEN else text[: _MAX_HIDDEN - 1] + "…"
 
 
 def _shown(text: str) -> str:

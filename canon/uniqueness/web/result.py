@@ -8,7 +8,8 @@ pages compared, failed or excluded.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from ...records import plain
@@ -44,6 +45,11 @@ class WebCheck:
     queries: tuple[Asked, ...]
     pages: tuple[PageRecord, ...]
     index: str | None = None  # the index also checked against
+
+    def with_unseen(self, unseen: Sequence[str]) -> WebCheck:
+        """The check with a draft's unseen words among its tricks
+        (:meth:`CheckResult.with_unseen`)."""
+        return replace(self, result=self.result.with_unseen(unseen)) if unseen else self
 
     @property
     def sent(self) -> int:

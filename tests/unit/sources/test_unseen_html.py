@@ -63,3 +63,18 @@ def test_white_text_on_a_dark_page_of_the_sheet_stays(tmp_path: Path) -> None:
     sheet = SHEET + " body { background: #111 } a { color: #fff }"
     assert "вставка" in _page(tmp_path, '<span style="color:#fff">вставка</span>', sheet=sheet)
     assert "ссылка" in _page(tmp_path, '<a href="/x">ссылка</a>', sheet=sheet)
+
+
+def test_the_words_left_out_are_kept_once_each_without_scripts() -> None:
+    from canon.sources.shown import as_seen
+
+    html = (
+        "<html><body><p>Видно всем.</p>"
+        '<div hidden>один <span style="display:none">два</span><script>var x;</script></div>'
+        '<p style="font-size:0">три</p><span hidden></span><style hidden>p {}</style>'
+        "</body></html>"
+    )
+    seen = as_seen(html)
+    assert seen.unseen == ("один два", "три")
+    assert "Видно всем." in seen.html and "один" not in seen.html
+    assert as_seen("<p>Видно всем.</p>").unseen == ()

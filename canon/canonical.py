@@ -12,7 +12,7 @@ when asked for.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from typing import Any
 
@@ -250,7 +250,7 @@ def _repaired(
     spans in the normalized text, with ``spans``)."""
     if not (profile.repair_hyphens or profile.transliterate or profile.repair_spacing):
         return Repaired(surface)
-    return repair_words(
+    repaired = repair_words(
         norm,
         surface,
         keep_hyphens=profile.keep_hyphens,
@@ -260,6 +260,10 @@ def _repaired(
         spans=spans,
         distinct=distinct,
     )
+    if profile.yo_fold and repaired.words is not surface:  # words read as the dictionary has them
+        folded = [w.replace("ё", "е") if "ё" in w else w for w in repaired.words]
+        repaired = replace(repaired, words=folded)
+    return repaired
 
 
 def _is_identity(profile: Profile) -> bool:

@@ -8,4 +8,4 @@ from __future__ import annotations
 
 __all__ = ["CANONICAL_FORM_VERSION"]
 
-CANONICAL_FORM_VERSION = 7  # 7: signs, private use and modifier letters in words; volapuk
+CANONICAL_FORM_VERSION = 8  # 8: a text in volapuk read with its spellings first

@@ -16,6 +16,10 @@ what it is:
   normalization made Latin (``№`` is ``no``);
 - a one-letter word only as a Russian one (``v``, ``s``, ``k``, ``i``...).
 
+A text whose Latin words often mix letters with the digits volapuk writes for letters
+(``M0skBe``, ``6ygem``: at least three words, a tenth of its Latin words) is read as volapuk,
+whose spellings then come first (``n0`` is ``по``, not ``но``; :func:`read_back`).
+
 The common case costs little: only the text's distinct words in plain ASCII letters are looked
 at (a letter with a mark, ``č``, is one once the profile strips marks, as ``lemma`` does),
 each reading is remembered, and the text is searched for places only when one of them reads
@@ -29,7 +33,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from .normalize import IGNORABLE, Normalized, drop_marks
-from .translit import LATIN_LETTERS, VOLAPUK_DIGITS, is_english, read_back
+from .translit import LATIN_LETTERS, ONE_LETTER_WORDS, VOLAPUK_DIGITS, is_english, read_back
 
 __all__ = ["LatinWord", "clear_caches", "russian_words"]
 
@@ -48,12 +52,15 @@ _WORD = re.compile(r"[^\W_]+")
 _ADDRESS_SIGNS = "./@_:"
 _WORD_SIGNS = f"{_SIGNS}\u02b9\u02ba"  # signs for ь and ъ, as punctuation or as letters
 _LETTERS_AND_SIGNS = f"{_SIGNS}\u02b9\u02ba-\u2010\u2011"
-_ONE_LETTER_WORDS = frozenset("авиксуоя")
 _SHORT = 3  # letters of a short word: English-looking, but Russian among Russian words
 # Capitalized words are read only among this many lower-case ones (and this share of words).
 _MIN_LOWER = 2
 _LOWER_SHARE = 0.05
 _CACHE_LIMIT = 1_000_000
+# A volapuk text: this many of its Latin words, and this share, mix letters and digits.
+_MIN_VOLAPUK = 3
+_VOLAPUK_SHARE = 0.1
+_MIXED = re.compile(f"[a-z][{VOLAPUK_DIGITS}]|[{VOLAPUK_DIGITS}][a-z]")
 
 # Every word form looked at, and those among them that some text could read as Russian: a
 # text's forms are sorted by two set operations, at C speed.
@@ -213,7 +220,9 @@ def _visual(original: str) -> str | None:
     return inside[:1] + inside[1:].lower()
 
 
-def _reading(norm: Normalized, text: str, site: re.Match[str]) -> tuple[str, LatinWord] | None:
+def _reading(
+    norm: Normalized, text: str, site: re.Match[str], volapuk: bool
+) -> tuple[str, LatinWord] | None:
     """The case of a Latin word that may be Russian, and its reading; None when it is not:
     no reading, an address, a name, a one-letter word that is no Russian one, or a longer
     English word."""
@@ -221,22 +230,31 @@ def _reading(norm: Normalized, text: str, site: re.Match[str]) -> tuple[str, Lat
     latin = site.group()
     original = norm.original[slice(*norm.span(start, end))]
     hinted = _visual(original)
-    russian = (hinted and read_back(hinted.lower())) or read_back(latin)
+    visual = hinted and read_back(hinted.lower(), volapuk=volapuk)
+    russian = visual or read_back(latin, volapuk=volapuk)
     if russian is None or _in_address(text, start, end):
         return None
-    case = _case(original if hinted is None or russian != read_back(hinted.lower()) else hinted)
+    case = _case(original if hinted is None or russian != visual else hinted)
     letters = sum(c.isalpha() or c in VOLAPUK_DIGITS for c in latin)
-    if case == "name" or (letters == 1 and russian not in _ONE_LETTER_WORDS):
+    if case == "name" or (letters == 1 and russian not in ONE_LETTER_WORDS):
         return None
     if letters > _SHORT and is_english(latin):
         return None
     return case, LatinWord(start, end, latin, russian)
 
 
+def _in_volapuk(words: list[str]) -> bool:
+    """Whether a text's words are volapuk: of its Latin words, at least three and a tenth mix
+    letters with the digits volapuk writes for letters."""
+    latin = [w for w in words if w.isascii() and not w.isdigit()]
+    mixed = sum(1 for w in latin if _MIXED.search(w) and not w.isdigit())
+    return mixed >= _MIN_VOLAPUK and mixed >= _VOLAPUK_SHARE * len(latin)
+
+
 def _readings(
-    norm: Normalized, text: str, sites: list[re.Match[str]]
+    norm: Normalized, text: str, sites: list[re.Match[str]], volapuk: bool
 ) -> list[tuple[str, LatinWord]]:
-    found = [r for r in (_reading(norm, text, s) for s in sites) if r]
+    found = [r for r in (_reading(norm, text, s, volapuk) for s in sites) if r]
     short = [w for _, w in found if is_english(w.latin)]
     staying = _staying(text, short) if short else set()
     return [(case, word) for case, word in found if word.start not in staying]
@@ -260,7 +278,8 @@ def russian_words(
     signs = not plain.isdisjoint(_latin_forms) and any(s in text for s in _WORD_SIGNS)
     if not forms and not signs:
         return []
-    found = _readings(norm, text, _sites(text, forms, keep_hyphens))
+    sites = _sites(text, forms, keep_hyphens)
+    found = _readings(norm, text, sites, _in_volapuk(words))
     if not found:
         return []
     lettered = len(words) - sum(map(str.isdigit, words))

@@ -36,10 +36,11 @@ from itertools import pairwise
 
 from .frequency import zipf
 from .lemmatize import is_known, parts_of_speech
+from .translit import ONE_LETTER_WORDS
 
 __all__ = ["Joined", "line_break_joins", "spaced_letter_joins"]
 
-_ONE_LETTER_WORDS = frozenset("авиксуоя")
+
 _MIN_MEAN = 2.0  # letters per word the split must reach
 _LONG = 3  # a spaced run must spell a word this long at least (four letters, alike gaps)
 _MIN_FOREIGN = 4  # other letters and digits spaced alike: this many make a word
@@ -98,7 +99,7 @@ def _bounded_word(
         return None
     gaps = {b - a - 1 for (a, _), (b, _) in pairwise(letters)}
     word = _spelled(letters)
-    if len(gaps) > 1 or set(word) <= _ONE_LETTER_WORDS or not _known(word):
+    if len(gaps) > 1 or set(word) <= ONE_LETTER_WORDS or not _known(word):
         return None  # gaps unlike, or one-letter words (``и я``), or no word
     (inner,) = gaps
     before = run.start() - _last_blank(text, run.start())
@@ -124,7 +125,7 @@ def _split_run(
     if len(groups) > 1:  # the wider gaps are the words
         pieces = [piece for group in groups for piece in _group_words(group)]
         words = (_spelled(g) for g in groups if len(g) > 1)  # letters spaced closer
-        closer = any(_known(w) and not set(w) <= _ONE_LETTER_WORDS for w in words)
+        closer = any(_known(w) and not set(w) <= ONE_LETTER_WORDS for w in words)
         if not closer and not any(_spells_a_word(w) for w, _ in pieces):
             return None  # one-letter words and a double space, most likely
         return _as_words(pieces)
@@ -161,7 +162,7 @@ def _group_words(group: list[tuple[int, str]]) -> list[tuple[str, tuple[int, int
     spelled = "".join(c for _, c in group)
     lengths = None
     if _RUSSIAN.fullmatch(spelled) and len(spelled) > 1 and not is_known(spelled):
-        if set(spelled) <= _ONE_LETTER_WORDS:  # one-letter words, no word together: as typed
+        if set(spelled) <= ONE_LETTER_WORDS:  # one-letter words, no word together: as typed
             return [(c, (at, at + 1)) for at, c in group]
         lengths = _fewest_words(spelled)
     if lengths is None or len(lengths) != 2 or not _function_word(spelled[: lengths[0]]):
@@ -205,7 +206,7 @@ def _groups(run: str, letters: list[tuple[int, str]]) -> list[list[tuple[int, st
 
 def _known(word: str) -> bool:
     if len(word) == 1:
-        return word in _ONE_LETTER_WORDS
+        return word in ONE_LETTER_WORDS
     return len(word) <= _MAX_WORD and is_known(word)
 
 

@@ -10,7 +10,9 @@ the informal spellings too: ``zh``, ``kh``/``h``/``x``, ``ts``/``c``/``cz``, ``c
 Russian e-mail and of copywriters hiding a copy, adds Latin letters and digits that look or
 sound like a Cyrillic letter (``4`` for ``ч``, ``6`` for ``б``, ``w`` for ``ш``, ``u`` for
 ``и``, ``m`` for ``т``, ``n`` for ``п``, ``bl`` for ``ы``, ``9`` for ``я``: ``4to``, ``xopowo``);
-those cost more than any schema's.
+those cost more than any schema's, except in a text written in volapuk (``volapuk=True``:
+the caller tells, :mod:`canon.text.latin`), where they cost less than any schema's: there
+``n0`` is ``по``, ``rog`` is ``год`` and ``uz`` is ``из``.
 
 A word is read back by a search over these spellings that pymorphy3's dictionary prunes: a
 Cyrillic beginning that no dictionary word has is dropped at once, so the many readings of a
@@ -39,6 +41,7 @@ from .lemmatize import is_known, known_prefix
 
 __all__ = [
     "LATIN_LETTERS",
+    "ONE_LETTER_WORDS",
     "VOLAPUK_DIGITS",
     "clear_caches",
     "is_english",
@@ -58,6 +61,8 @@ _VOLAPUK = {
     "p": "р", "c": "с", "y": "у", "x": "х", "jl": "л", "ji": "л", "e": "э", "sch": "щ",
 }  # fmt: skip
 _VOLAPUK_COST = 3.0
+_VOLAPUK_TEXT_COST = 0.75  # in a text written in volapuk: below a schema's best spelling
+ONE_LETTER_WORDS = frozenset("авиксуоя")  # the Russian words of one letter
 _SPELLING = re.compile(f'[{LATIN_LETTERS}{_SIGNS}"\u201d]+')
 _LATIN_PART = re.compile(f"[{LATIN_LETTERS}{_SIGNS}{VOLAPUK_DIGITS}а-яё]+")
 # Not Russian: Uzbek, and a French rendering whose ``ch`` is ш.
@@ -72,7 +77,7 @@ _CACHE_LIMIT = 200_000
 
 Spellings = dict[str, tuple[tuple[str, float], ...]]
 
-_words: dict[str, str] = {}  # "" = not a transliteration
+_words: dict[tuple[str, bool], str] = {}  # "" = not a transliteration
 
 
 def _bare(text: str) -> str:
@@ -118,9 +123,9 @@ def _costs(counts: dict[str, dict[str, int]]) -> Spellings:
 
 
 @cache
-def _spellings() -> tuple[Spellings, Spellings, int]:
+def _spellings(volapuk: bool = False) -> tuple[Spellings, Spellings, int]:
     """Latin spelling → Cyrillic readings with costs, the same for word endings only, and the
-    longest spelling."""
+    longest spelling; with ``volapuk``, volapuk's spellings cheapest."""
     letters: dict[str, dict[str, int]] = defaultdict(dict)
     endings: dict[str, dict[str, int]] = defaultdict(dict)
     for path in _schema_files():
@@ -135,6 +140,10 @@ def _spellings() -> tuple[Spellings, Spellings, int]:
             _count(endings, latin, ending)
     table, ending_table = _costs(letters), _costs(endings)
     for latin, cyrillic in _VOLAPUK.items():
+        if volapuk and latin != "e":  # е is e's reading in volapuk too
+            kept = [(c, cost) for c, cost in table.get(latin, ()) if c not in cyrillic]
+            table[latin] = (*((c, _VOLAPUK_TEXT_COST) for c in cyrillic), *kept)
+            continue
         known = dict(table.get(latin, ()))
         extra = [(c, _VOLAPUK_COST) for c in cyrillic if c not in known]
         table[latin] = (*table.get(latin, ()), *extra)
@@ -173,9 +182,9 @@ def _steps(
     return out
 
 
-def _candidates(word: str) -> dict[str, float]:
+def _candidates(word: str, volapuk: bool = False) -> dict[str, float]:
     """Dictionary words that ``word`` spells, each with its cheapest cost."""
-    table, endings, longest = _spellings()
+    table, endings, longest = _spellings(volapuk)
     found: dict[str, float] = {}
     seen: dict[tuple[int, str], float] = {}
     stack: list[tuple[int, str, float, bool]] = [(0, "", 0.0, False)]
@@ -210,13 +219,17 @@ def _best(found: dict[str, float]) -> str:
     return min(found.items(), key=cost)[0]
 
 
-def _read(word: str) -> str:
+def _read(word: str, volapuk: bool) -> str:
     parts = word.split("-")
     if len(word) > _MAX_LENGTH or not all(map(_LATIN_PART.fullmatch, parts)):
         return ""
     if not all(_volapuk_ok(p) for p in parts):
         return ""
-    cyrillic = [_best(_candidates(p)) for p in parts]
+    if len(word) == 1:  # a one-letter word is one of the Russian ones, if it spells one
+        found = _candidates(word, volapuk)
+        words = {w: cost for w, cost in found.items() if w in ONE_LETTER_WORDS}
+        return _best(words or found)
+    cyrillic = [_best(_candidates(p, volapuk)) for p in parts]
     return "-".join(cyrillic) if all(cyrillic) else ""
 
 
@@ -225,14 +238,14 @@ def _volapuk_ok(part: str) -> bool:
     return part.isalpha() or any(c.isalpha() for c in part)
 
 
-def read_back(word: str) -> str | None:
+def read_back(word: str, *, volapuk: bool = False) -> str | None:
     """The Russian dictionary word a lower-case Latin word (apostrophes and hyphens allowed)
-    spells, or None when it spells none."""
-    result = _words.get(word)
+    spells, or None when it spells none; ``volapuk`` for a word of a text in volapuk."""
+    result = _words.get((word, volapuk))
     if result is None:
         if len(_words) >= _CACHE_LIMIT:
             _words.clear()
-        result = _words[word] = _read(word)
+        result = _words[word, volapuk] = _read(word, volapuk)
     return result or None
 
 

@@ -263,3 +263,30 @@ def test_numbers_with_letters_stay_as_typed(text: str) -> None:
         re.search("[а-я]", t) for t in tokens if t.isascii() is False and "принтер" not in t
     )
     assert {"4g", "mp3", "h2o", "6s"} & set(tokens)
+
+
+def test_a_text_in_volapuk_reads_its_spellings_first() -> None:
+    # Alone, ``u`` is у, ``n`` н, ``r`` р and ``m`` м by the transliteration schemes; in a text
+    # whose words mix letters with volapuk's digits, they are и, п, г and т.
+    russian = "Из года в год по утрам от дома до вокзала шёл один и тот же поезд"
+    volapuk = "Uz r0ga B rog n0 ympam om g0ma g0 B0k3aJIa weJI 0guH u mom >|<e n0e3g"
+    tokens = canon.canonicalize(volapuk, "lemma").tokens
+    expected = canon.canonicalize(russian, "lemma").tokens
+    assert sum(a == b for a, b in zip(tokens, expected, strict=False)) >= len(expected) - 1
+    assert read_back("uz") == "уз" and read_back("uz", volapuk=True) == "из"
+    assert read_back("n0", volapuk=True) == "по" and read_back("rog", volapuk=True) == "год"
+    assert read_back("ee", volapuk=True) == "её"  # e stays е, never э first
+
+
+def test_volapuk_needs_three_mixed_words_and_a_tenth() -> None:
+    from canon.text.latin import _in_volapuk
+
+    assert _in_volapuk(["m0ct", "6ygem", "4to", "u", "rog"])
+    assert not _in_volapuk(["mp3", "h2o", "u", "rog"])
+    assert not _in_volapuk(["mp3", "h2o", "4g", *(["word"] * 30)])
+
+
+@pytest.mark.parametrize("latin", ["b", "B", "v", "s", "y", "k"])
+def test_a_one_letter_latin_word_reads_as_a_russian_one_letter_word(latin: str) -> None:
+    word = read_back(latin.lower())
+    assert word is not None and len(word) == 1 and word in "авиксуоя"

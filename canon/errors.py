@@ -100,7 +100,8 @@ class FetchError(InputError):
 
     ``reason`` is one of ``not-http``, ``bad-url``, ``dns``, ``private-address``, ``connect``,
     ``timeout``, ``deadline``, ``status``, ``too-large``, ``content-type``, ``redirect``,
-    ``decoding``, ``http``, ``not-fetched`` (a batch stopped before this URL).
+    ``decoding``, ``http``, ``not-fetched`` (a batch stopped before this URL),
+    ``host-failing`` (its host failed too often in a row to be asked again).
     """
 
     def __init__(self, url: str, message: str, *, reason: str) -> None:

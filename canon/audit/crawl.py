@@ -14,7 +14,10 @@ A page that makes its reading fail is recorded against that page (reason ``error
 crawl goes on; any other failure (a worker process that dies, the writer, the crawl's own
 steps) stops every task at once and is raised as one :class:`~canon.errors.CanonError` line,
 what was done being kept for a resume.  The crawl keeps at most ``settings.max_urls`` URLs:
-links met past that are counted, not followed.
+links met past that are counted, not followed.  It stops after ``settings.max_time`` seconds
+(the pages in flight are fetched again by the resume); its report says so, and which hosts
+asked for a longer ``Crawl-delay`` than the politeness allows or failed too often to be asked
+again.
 """
 
 from __future__ import annotations
@@ -87,6 +90,7 @@ class _Crawl:
         self.failure: BaseException | None = None
         self.unfollowed = 0  # links met once the crawl held settings.max_urls URLs
         self.stopped = asyncio.Event()  # set on the first failure of the crawl's own
+        self.out_of_time = False  # stopped at settings.max_time
 
     # ------------------------------------------------------------------ robots and seeds
 
@@ -323,37 +327,45 @@ class _Crawl:
             except Exception as exc:
                 raise crawl_failure(exc) from exc
 
+    def _remaining(self) -> float | None:
+        """Seconds left before ``settings.max_time`` (None: no limit)."""
+        if self.settings.max_time is None:
+            return None
+        return max(0.0, self.settings.max_time - (time.perf_counter() - self.begin))
+
     async def _until_done_or_failed(self) -> None:
-        """Until every queued URL is done, or the first failure."""
+        """Until every queued URL is done, the first failure, or the end of the time allowed."""
         joined = asyncio.ensure_future(self.queue.join())
         stopped = asyncio.ensure_future(self.stopped.wait())
         try:
-            await asyncio.wait({joined, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                {joined, stopped}, timeout=self._remaining(), return_when=asyncio.FIRST_COMPLETED
+            )
         finally:
             joined.cancel()
             stopped.cancel()
         if self.failure is not None:
             raise self.failure
+        self.out_of_time = not done
+
+    async def _seeded(self) -> bool:
+        """Seed the crawl unless it was; whether that ended within the time allowed."""
+        if self.state.get("seeded"):
+            return True
+        try:
+            async with asyncio.timeout(self._remaining()):
+                await self._seed()
+        except TimeoutError:
+            self.out_of_time = True
+            self._flush(force=True)
+            return False
+        return True
 
     async def _crawl(self) -> CrawlReport:
         async with Fetcher(self.settings.fetch, self.settings.politeness) as fetcher:
             self.fetcher = fetcher
-            if not self.state.get("seeded"):
-                await self._seed()
-            self.queue = asyncio.Queue()  # what seeding queued is in the state
-            for q in self.state.pending():
-                self.queue.put_nowait(q)
-            workers = [
-                asyncio.create_task(self._worker())
-                for _ in range(self.settings.politeness.concurrency)
-            ]
-            try:
-                await self._until_done_or_failed()
-            finally:
-                for task in workers + list(self.reading):
-                    task.cancel()
-                await asyncio.gather(*workers, *self.reading, return_exceptions=True)
-                self._keep_what_is_done()
+            if await self._seeded():
+                await self._pages()
         assert self.writer is not None
         await asyncio.to_thread(self.writer.wait)
         left = len(self.state.pending())
@@ -365,7 +377,28 @@ class _Crawl:
             left,
             self.unfollowed,
             self.settings.max_urls,
+            out_of_time=self.out_of_time,
+            max_time=self.settings.max_time,
+            capped=tuple(sorted(fetcher.capped.items())),
+            max_crawl_delay=self.settings.politeness.max_crawl_delay,
+            given_up=tuple(sorted(fetcher.given_up)),
         )
+
+    async def _pages(self) -> None:
+        """Fetch and read the queued pages until done, failed or out of time."""
+        self.queue = asyncio.Queue()  # what seeding queued is in the state
+        for q in self.state.pending():
+            self.queue.put_nowait(q)
+        workers = [
+            asyncio.create_task(self._worker()) for _ in range(self.settings.politeness.concurrency)
+        ]
+        try:
+            await self._until_done_or_failed()
+        finally:
+            for task in workers + list(self.reading):
+                task.cancel()
+            await asyncio.gather(*workers, *self.reading, return_exceptions=True)
+            self._keep_what_is_done()
 
     def _keep_what_is_done(self) -> None:
         """Hand the last batch to the writer; after a failure, what cannot be written is lost

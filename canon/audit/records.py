@@ -58,6 +58,11 @@ class CrawlReport:
     left: int  # URLs found but not fetched (the page limit was reached)
     unfollowed: int = 0  # links this run did not follow: the audit held ``max_urls`` URLs
     max_urls: int = 0
+    out_of_time: bool = False  # stopped at ``max_time`` seconds, the rest left for a resume
+    max_time: float | None = None
+    capped: tuple[tuple[str, float], ...] = ()  # hosts whose Crawl-delay asked more, and what
+    max_crawl_delay: float = 0.0  # the Crawl-delay obeyed at most
+    given_up: tuple[str, ...] = ()  # hosts not asked again after failing too often in a row
 
 
 def crawl_failure(exc: BaseException) -> CanonError:

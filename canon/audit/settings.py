@@ -29,7 +29,8 @@ class CrawlSettings:
     refused by robots.txt not counted) and ``max_depth`` links from a start (None: any),
     keeping at most ``max_urls`` URLs found (``URLS_PER_PAGE`` times ``max_pages``);
     how: ``fetch`` (private addresses off by default), ``politeness``, ``workers`` processes
-    reading pages, the content ``area``."""
+    reading pages, the content ``area``; for at most ``max_time`` seconds a run (None: no
+    limit; a run stopped so resumes where it stopped)."""
 
     starts: tuple[str, ...]
     include: tuple[str, ...] = ()
@@ -43,6 +44,7 @@ class CrawlSettings:
     profiles: tuple[str, ...] = ("raw", "lemma")
     k: int = 4
     max_sitemaps: int = 200
+    max_time: float | None = 3600.0
 
     @property
     def max_urls(self) -> int:
@@ -56,6 +58,12 @@ class CrawlSettings:
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise OptionError(name, "must be a whole number of at least 1", value=value)
         Scope.of(self.starts, self.include, self.exclude)  # the patterns compile
+        if self.max_time is not None and (
+            not isinstance(self.max_time, int | float) or not self.max_time > 0
+        ):
+            raise OptionError(
+                "max_time", "must be a number of seconds above 0", value=self.max_time
+            )
         if self.max_depth is not None and (
             not isinstance(self.max_depth, int) or self.max_depth < 0
         ):

@@ -17,7 +17,7 @@ from . import cli
 from .options import json_option, progress_bar
 
 if TYPE_CHECKING:
-    from ..audit import AuditResult, CrawlSettings
+    from ..audit import AuditResult, CrawlReport, CrawlSettings
 
 __all__ = ["audit_command"]
 
@@ -62,6 +62,7 @@ def _summary(result: AuditResult) -> list[str]:
                 f"{c.unfollowed} links not followed: an audit keeps at most {c.max_urls} URLs "
                 f"({URLS_PER_PAGE} x --max-pages)"
             )
+        lines += _limits_met(c)
     lines += [
         f"pages: {s['pages']} ({s['indexable']} indexable, {s['compared']} compared, "
         f"{s['not_indexable']} not indexable, {s['blocked']} blocked by robots.txt, "
@@ -75,6 +76,25 @@ def _summary(result: AuditResult) -> list[str]:
         f"{s['same_descriptions']}",
         "written: " + ", ".join(str(p) for p in result.files),
     ]
+    return lines
+
+
+def _limits_met(c: CrawlReport) -> list[str]:
+    """What the crawl's time and politeness limits did: stopped it, shortened a Crawl-delay,
+    gave up on a host."""
+    lines = []
+    if c.out_of_time:
+        lines.append(
+            f"stopped after --max-time {c.max_time:g} s with {c.left} URLs left: run the same "
+            "command again to resume, or raise --max-time"
+        )
+    for host, asked in c.capped:
+        lines.append(
+            f"{host} asks for a Crawl-delay of {asked:g} s; waited {c.max_crawl_delay:g} s "
+            "(--max-crawl-delay)"
+        )
+    for host in c.given_up:
+        lines.append(f"{host} failed too often in a row: its other pages were not asked for")
     return lines
 
 
@@ -100,10 +120,15 @@ def _crawl_settings(starts: tuple[str, ...], opts: dict[str, Any]) -> CrawlSetti
             allow_private=opts["allow_private"],
         ),
         politeness=Politeness(
-            concurrency=opts["concurrency"], per_host=opts["per_host"], retries=opts["retries"]
+            concurrency=opts["concurrency"],
+            per_host=opts["per_host"],
+            retries=opts["retries"],
+            max_retry_after=opts["max_retry_after"],
+            max_crawl_delay=opts["max_crawl_delay"],
         ),
         area=ContentArea(opts["content_keep"], opts["content_drop"]),
         workers=opts["workers"] or min(4, os.cpu_count() or 1),
+        max_time=opts["max_time"] or None,
     )
 
 
@@ -148,6 +173,12 @@ def _crawl_settings(starts: tuple[str, ...], opts: dict[str, Any]) -> CrawlSetti
               help="Seconds to wait for each connect or read.")  # fmt: skip
 @click.option("--deadline", type=click.FloatRange(min=0.1), default=30.0, show_default=True,
               help="Seconds one fetch may take, redirects included.")  # fmt: skip
+@click.option("--max-time", type=click.FloatRange(min=0), default=3600.0, show_default=True,
+              help="Seconds the crawl may run (0: no limit); run again to resume.")  # fmt: skip
+@click.option("--max-crawl-delay", type=click.FloatRange(0, 3599), default=10.0,
+              show_default=True, help="Seconds of a Crawl-delay obeyed at most.")  # fmt: skip
+@click.option("--max-retry-after", type=click.FloatRange(0, 3599), default=10.0,
+              show_default=True, help="Seconds of a Retry-After waited at most.")  # fmt: skip
 @click.option("--max-bytes", type=click.IntRange(min=1), default=10_000_000, show_default=True)
 @click.option("--max-redirects", type=click.IntRange(min=0), default=5, show_default=True)
 @json_option

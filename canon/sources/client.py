@@ -43,24 +43,28 @@ class Politeness:
     ``concurrency`` requests in flight in all, ``per_host`` to one host (None: as many as
     ``concurrency``); ``retries`` more tries of an answer in :data:`RETRIED`, after ``backoff``
     seconds doubled each time, or what ``Retry-After`` asks when it says, up to
-    ``max_retry_after`` seconds.
+    ``max_retry_after`` seconds.  A host's ``Crawl-delay`` is obeyed up to ``max_crawl_delay``
+    seconds; after ``give_up`` failures in a row from one host (no answer, or an answer still
+    in :data:`RETRIED` after the retries), its other URLs are not asked for.
     """
 
     concurrency: int = 8
     per_host: int | None = None
     retries: int = 2
     backoff: float = 0.5
-    max_retry_after: float = 30.0
+    max_retry_after: float = 10.0
+    max_crawl_delay: float = 10.0
+    give_up: int = 10
 
     def __post_init__(self) -> None:
-        for name in ("concurrency", "per_host", "retries"):
+        for name in ("concurrency", "per_host", "retries", "give_up"):
             value = getattr(self, name)
             low = 0 if name == "retries" else 1
             if value is None and name == "per_host":
                 continue
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise OptionError(name, f"must be a whole number of at least {low}", value=value)
-        for name in ("backoff", "max_retry_after"):
+        for name in ("backoff", "max_retry_after", "max_crawl_delay"):
             value = getattr(self, name)
             if not isinstance(value, int | float) or not 0 <= value < 3600:
                 raise OptionError(name, "must be a number of seconds from 0 to 3600", value=value)
@@ -94,6 +98,7 @@ class _HostGate:
         self.delay = 0.0
         self.turn = asyncio.Lock()
         self.last = -float("inf")
+        self.failures = 0  # in a row; an answer that is not retried again sets it back to 0
 
     async def wait_turn(self) -> None:
         if self.delay <= 0:
@@ -108,7 +113,9 @@ class _HostGate:
 class Fetcher:
     """The shared pool of one run; use as ``async with Fetcher(...) as fetcher``.
 
-    ``in_flight`` is how many requests are under way, ``most_in_flight`` the most there were.
+    ``in_flight`` is how many requests are under way, ``most_in_flight`` the most there were;
+    ``capped`` holds the hosts whose ``Crawl-delay`` asked more than the politeness allows
+    (host → seconds asked), ``given_up`` the hosts no longer asked (:attr:`Politeness.give_up`).
     """
 
     def __init__(self, options: FetchOptions, politeness: Politeness | None = None) -> None:
@@ -118,6 +125,8 @@ class Fetcher:
         self.most_in_flight = 0
         self._slots = asyncio.Semaphore(self.politeness.concurrency)
         self._gates: dict[str, _HostGate] = {}
+        self.capped: dict[str, float] = {}
+        self.given_up: set[str] = set()
         self._pool: Any = None
         self._backend: Any = None
 
@@ -147,23 +156,43 @@ class Fetcher:
         return self._gates[host]
 
     def set_delay(self, host: str, seconds: float) -> None:
-        """Wait ``seconds`` between the starts of two requests to ``host`` (its Crawl-delay)."""
-        self.gate(host).delay = max(0.0, seconds)
+        """Wait ``seconds`` between the starts of two requests to ``host`` (its Crawl-delay),
+        at most :attr:`Politeness.max_crawl_delay`."""
+        limit = self.politeness.max_crawl_delay
+        if seconds > limit:
+            self.capped[host] = seconds
+        self.gate(host).delay = min(max(0.0, seconds), limit)
 
     async def get(self, url: str, types: Collection[str] = TEXT_TYPES) -> Fetched:
         """Fetch ``url``, retrying the answers worth retrying; FetchError when no answer came."""
         from .urls import parse_url
 
         host = parse_url(url).netloc.decode("ascii")
-        politeness = self.politeness
+        politeness, gate = self.politeness, self.gate(host)
         for attempt in range(politeness.retries + 1):
-            fetched = await self._once(url, host, types)
+            if host in self.given_up:
+                failed = f"not fetched: {host} failed {politeness.give_up} times in a row"
+                raise FetchError(url, failed, reason="host-failing")
+            try:
+                fetched = await self._once(url, host, types)
+            except FetchError:
+                self._failed(host, gate)
+                raise
+            if fetched.status not in RETRIED:
+                gate.failures = 0
             if fetched.status not in RETRIED or attempt == politeness.retries:
+                if fetched.status in RETRIED:
+                    self._failed(host, gate)
                 return Fetched(fetched.page, fetched.redirects, fetched.x_robots, attempt + 1)
             fallback = politeness.backoff * 2**attempt
             wait = retry_after(fetched.x_retry, fallback, politeness.max_retry_after)
             await asyncio.sleep(wait)
         raise AssertionError("unreachable")
+
+    def _failed(self, host: str, gate: _HostGate) -> None:
+        gate.failures += 1
+        if gate.failures >= self.politeness.give_up:
+            self.given_up.add(host)
 
     async def _once(self, url: str, host: str, types: Collection[str]) -> _Answer:
         gate = self.gate(host)

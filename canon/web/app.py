@@ -35,7 +35,7 @@ from .handlers import (
     validation_error_handler,
 )
 from .i18n import load_catalogs
-from .middleware import BodyLimit
+from .middleware import BodyLimit, RetryAfter
 from .routes import api, audit, pages, webcheck
 from .running import pool_of
 from .security import SecurityHeaders
@@ -97,6 +97,7 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
     app.state.web_jobs = web_jobs
     app.add_middleware(BodyLimit, max_body=settings.max_body, body_timeout=settings.body_timeout)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(RetryAfter)
     app.add_exception_handler(FieldError, field_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(HTTPException, http_error_handler)

@@ -43,6 +43,7 @@ MAX_PAGES = 1000  # the most pages an audit started from the web may crawl
 STATUS = "status.json"
 _ID = re.compile(r"^[0-9a-f]{12}$")
 _running: dict[Path, multiprocessing.process.BaseProcess] = {}
+_INTERRUPTED = "the audit was interrupted (its process ended, or the server stopped)"
 
 # How a page names the figures of an audit's summary and its states.
 SUMMARY_LABELS = {
@@ -167,14 +168,17 @@ def audit_folder(audits: Path, audit_id: str) -> Path:
 
 
 def status_of(folder: Path) -> dict[str, Any]:
-    """The audit's status file; an audit whose process ended without a word has failed."""
+    """The audit's status file; an audit whose process ended without a word (killed, or the
+    server stopped under it) has failed, and its file says so from then on."""
     status: dict[str, Any] = json.loads((folder / STATUS).read_text("utf-8"))
     process = _running.get(folder)
     if status["state"] == "running" and (process is None or not process.is_alive()):
-        time.sleep(0.2)  # the last write may be on its way
+        if process is not None:
+            process.join(timeout=1)  # its last write is done once it has ended
         status = json.loads((folder / STATUS).read_text("utf-8"))
         if status["state"] == "running":
-            status = {**status, "state": "failed", "error": "the audit stopped"}
+            status = {**status, "state": "failed", "error": _INTERRUPTED}
+            _write(folder / STATUS, status)
     return status
 
 

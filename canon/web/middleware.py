@@ -1,5 +1,6 @@
 """Requests → refused early: a body over the size limit is a 413 before a route reads it all,
-and a body that does not arrive within its deadline a 408."""
+and a body that does not arrive within its deadline a 408.  Every 503 says when to come back
+(``Retry-After``), whichever route gave it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,30 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .handlers import error_response
 
-__all__ = ["BodyLimit"]
+__all__ = ["BodyLimit", "RetryAfter"]
+
+RETRY_SECONDS = b"10"  # what a 503 that does not say otherwise asks a client to wait
+
+
+class RetryAfter:
+    """A ``Retry-After`` on every 503 response that has none."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 503:
+                headers = list(message.get("headers", []))
+                if not any(name.lower() == b"retry-after" for name, _ in headers):
+                    message = {**message, "headers": [*headers, (b"retry-after", RETRY_SECONDS)]}
+            await send(message)
+
+        await self.app(scope, receive, sending)
 
 
 class BodyLimit:

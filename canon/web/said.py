@@ -96,6 +96,7 @@ LIBRARY_SENTENCES = (
     ),
     N_("the audit stopped on an error"),
     N_("the audit stopped"),
+    N_("the audit was interrupted (its process ended, or the server stopped)"),
 )
 
 

@@ -309,3 +309,43 @@ def test_an_audit_sentence_none_says_stays_english_and_marked() -> None:
     cause = "the audit failed (OSError: disk full); the pages done so far are kept"
     assert str(said(cause, t, "ru")) == f'<span lang="en">{cause}</span>'
     assert str(said("the audit stopped", t, "ru")) == "аудит остановился"
+
+
+def test_an_audit_left_running_by_a_dead_process_is_marked_once(tmp_path: Path) -> None:
+    import json
+
+    from canon.web.audits import STATUS, audits, status_of
+
+    folder = tmp_path / "0123456789ab"
+    folder.mkdir()
+    (folder / STATUS).write_text(json.dumps({"start": "http://x/", "started": 1.0,
+                                             "state": "running", "done": 3}), "utf-8")  # fmt: skip
+    began = time.monotonic()
+    (listed,) = audits(tmp_path)
+    assert listed[1]["state"] == "failed" and "interrupted" in listed[1]["error"]
+    assert json.loads((folder / STATUS).read_text("utf-8"))["state"] == "failed"  # kept so
+    assert status_of(folder)["state"] == "failed" and time.monotonic() - began < 1.0
+    ru = str(said(listed[1]["error"], translations("ru"), "ru"))
+    assert ru == "аудит прерван (его процесс завершился или сервер остановился)"
+
+
+def test_a_busy_audit_slot_answers_503_with_retry_after_on_the_page_too(tmp_path: Path) -> None:
+    import multiprocessing
+
+    from canon.web import audits as audits_module
+
+    busy = multiprocessing.get_context("spawn").Process(target=time.sleep, args=(30,))
+    busy.start()
+    audits_module._running[tmp_path / "busy"] = busy
+    try:
+        with TestClient(create_app(audits=tmp_path)) as client:
+            form = {"start": "http://example.com/"}
+            page = client.post("/audit", data=form, follow_redirects=False)
+            json_asked = {"Accept": "application/json"}
+            api = client.post("/audit", data=form, headers=json_asked, follow_redirects=False)
+    finally:
+        busy.terminate()
+        busy.join(5)
+        audits_module._running.pop(tmp_path / "busy", None)
+    for answer in (page, api):
+        assert answer.status_code == 503 and answer.headers["retry-after"].isdigit()

@@ -13,7 +13,8 @@ a noisy channel, by one search in which every trick is an edit with a cost:
   transliteration schemas and volapuk spell with it (:mod:`.translit`), any other sign between
   letters as any letter, and any character but a Russian letter as nothing (invisible
   characters, marks and private use characters for free, modifier letters, signs, digits and
-  letters of other scripts at a growing cost).  pymorphy3's dictionary prunes the search: a
+  letters of other scripts at a growing cost); in a text written in volapuk its spellings
+  cost nothing (``n`` is п, ``m`` т).  pymorphy3's dictionary prunes the search: a
   beginning no dictionary word has is dropped at once.  The reading is the dictionary word of
   least cost, the likelier word (wordfreq) among equals;
 - where the pieces are short (letters spaced apart, whatever else is done to them) or parted by
@@ -22,8 +23,9 @@ a noisy channel, by one search in which every trick is an edit with a cost:
   reading and its unigram improbability), so ``Г л̣а в̇а`` is one word and ``я и ты`` three.
 
 Only the pieces the other rules cannot read are looked at: a piece of Russian letters (with
-hyphens and the punctuation around it), of digits, or of ASCII alone is never a candidate, nor
-one whose plain reading is already a dictionary word; one mixing Russian letters with Latin
+hyphens and the punctuation around it), of digits, or of ASCII alone is never a candidate (but
+for signs between Latin letters, ``g@nHym``, ``tak>|<e``, in a text whose Latin letters may be
+Russian: :func:`.latin.latin_mode`), nor one whose plain reading is already a dictionary word; one mixing Russian letters with Latin
 letters or digits (``ГолосUA``, ``30км``, ``с0бака``) is theirs too, unless it stands among
 letters spaced apart.  The text is rewritten one character for
 one, as :func:`.fold_lookalikes` does: a character read as a letter becomes that letter, one read
@@ -43,6 +45,7 @@ from functools import cache, lru_cache
 import regex
 
 from .frequency import zipf
+from .latin import LatinMode, latin_mode
 from .lemmatize import is_known, known_prefix
 from .lookalikes import RUSSIAN, Folded, sequence_letter, twins
 from .normalize import IGNORABLE
@@ -53,6 +56,7 @@ __all__ = ["GONE", "read_garbled"]
 
 GONE = "\u0334"  # COMBINING TILDE OVERLAY: composes with nothing, removed with every mark
 _LOWER = RUSSIAN[:33]
+_PLAIN = LatinMode()  # Latin letters read as typed
 _RUSSIAN = frozenset(RUSSIAN)
 # A piece the other rules read: Russian words (hyphenated or not), numbers, Latin words, with
 # punctuation around them and between them.
@@ -88,6 +92,8 @@ _BLANK = regex.compile(r"[\p{Zs}\t]+")  # a gap of spaces alone, no line break
 _MIN_SEPARATED = 5  # the fewest characters of a word a sentence sign or slash may be read in
 _MIN_PART = 2  # the fewest letters of each part of a hyphenated word read
 _MIN_LATIN = 4  # the fewest letters of a word read from Latin letters spaced apart
+_MIN_SIGNED = 4  # the fewest letters and digits of a Latin piece read with signs inside
+_JOINERS = frozenset("'’-\u2010\u2011")  # inside a Latin word: ь, ъ, a hyphen
 _SHORT = 2  # pieces of this many letters or fewer may be letters spaced apart
 
 
@@ -121,9 +127,10 @@ def _quiet(char: str) -> bool:
 
 
 @cache
-def _options() -> tuple[dict[str, tuple[tuple[str, float], ...]], int]:
+def _options(volapuk: bool = False) -> tuple[dict[str, tuple[tuple[str, float], ...]], int]:
     """Every character or sequence that may stand for Russian letters (lower case), with the
-    cost of reading it so; and the longest such sequence."""
+    cost of reading it so (volapuk's spellings first in a text in volapuk); and the longest
+    such sequence."""
     table: dict[str, dict[str, float]] = {}
 
     def add(spelt: str, letter: str, cost: float) -> None:
@@ -136,10 +143,10 @@ def _options() -> tuple[dict[str, tuple[tuple[str, float], ...]], int]:
         folded = twin_letter(chr(code))
         if folded:
             add(chr(code), folded, _TWIN)
-    for latin, readings in spellings().items():
+    for latin, readings in spellings(volapuk).items():
         for cyrillic, cost in readings:
             if cyrillic:  # the spelling most schemas give costs nothing, volapuk's one
-                add(latin, cyrillic, (cost - 1.0) * _SPELLING_WEIGHT)
+                add(latin, cyrillic, max(0.0, cost - 1.0) * _SPELLING_WEIGHT)
     options = {k: tuple(sorted(v.items(), key=lambda i: i[1])) for k, v in table.items()}
     return options, max(map(len, options))
 
@@ -154,7 +161,7 @@ def _drop_cost(char: str, twin: bool) -> float:
     return max(cost, 1.0) if twin else cost
 
 
-def _edges(core: str, pos: int) -> Iterator[tuple[int, str, float]]:
+def _edges(core: str, pos: int, volapuk: bool) -> Iterator[tuple[int, str, float]]:
     """Every way to read the characters from ``pos`` on: (next position, letters, cost)."""
     char = core[pos]
     lower = char.lower()
@@ -174,7 +181,7 @@ def _edges(core: str, pos: int) -> Iterator[tuple[int, str, float]]:
     base = unicodedata.normalize("NFD", char)[0]
     if base != char and base.lower() in _RUSSIAN:  # a letter with a mark: ѐ, ӧ
         yield pos + 1, base.lower(), 0.0
-    options, longest = _options()
+    options, longest = _options(volapuk)
     for size in range(1, min(longest, len(core) - pos) + 1):
         spelt = core[pos : pos + size]
         for key in {spelt, spelt.lower()}:
@@ -205,7 +212,7 @@ def _capital_after(core: str, pos: int) -> bool:
 
 
 def _search(
-    core: str, goals: dict[int, int], limit: float
+    core: str, goals: dict[int, int], limit: float, volapuk: bool = False
 ) -> dict[int, tuple[str, float, tuple[str, ...]]]:
     """For each goal (a position of ``core`` → the key to report it by), the cheapest
     dictionary word ``core[:position]`` may be read as (the likelier among words within one
@@ -229,7 +236,7 @@ def _search(
             continue
         if core[pos] in _HYPHENS and part and is_known(part):
             heapq.heappush(queue, (cost, pos + 1, prefix + "-", (*chars, core[pos])))
-        for end, letters, extra in _edges(core, pos):
+        for end, letters, extra in _edges(core, pos, volapuk):
             if cost + extra > min(limit, _limit(end)):  # costs grow with the letters read
                 continue
             read = (letters or GONE,) + (GONE,) * (end - pos - 1)
@@ -256,13 +263,13 @@ def _limit(letters: int) -> float:
 
 
 @lru_cache(maxsize=50_000)
-def _read(piece: str) -> _Reading | None:
+def _read(piece: str, volapuk: bool = False) -> _Reading | None:
     """The reading of a piece (its edge punctuation kept as typed), or None when it reads as
     no word at an acceptable cost."""
-    return _read_joined((piece,)).get(1)
+    return _read_joined((piece,), volapuk).get(1)
 
 
-def _read_joined(pieces: tuple[str, ...]) -> dict[int, _Reading]:
+def _read_joined(pieces: tuple[str, ...], volapuk: bool = False) -> dict[int, _Reading]:
     """The readings of ``pieces[:n]`` joined into one word, by ``n`` (where there is one)."""
     start = _core(pieces[0])[0]
     core, goals, tails = "", {}, {}
@@ -277,7 +284,7 @@ def _read_joined(pieces: tuple[str, ...]) -> dict[int, _Reading]:
     goals = {pos: n for pos, n in goals.items() if pos > 0}
     if not goals or not any(_letterish(c) for c in core):
         return {}
-    found = _search(core, goals, _limit(len(core)))
+    found = _search(core, goals, _limit(len(core)), volapuk)
     out = {}
     for n, (word, cost, chars) in found.items():
         width = sum(len(p) for p in pieces[:n]) - start - len(tails[n])
@@ -309,21 +316,41 @@ def _plain(piece: str) -> str:
     return text[start:end].casefold()
 
 
-def _suspect(piece: str) -> int:
+def _suspect(piece: str, mode: LatinMode = _PLAIN) -> int:
     """2 for a piece the other rules cannot read (no clean word, no dictionary word, with
     characters they do not read together), 1 for a piece mixing Russian letters with Latin
-    letters or digits (theirs, unless letters spaced apart are around it), 0 otherwise."""
-    if piece.isascii() or _CLEAN.fullmatch(piece):
+    letters or digits (theirs, unless letters spaced apart are around it), 0 otherwise.  A
+    piece of ASCII alone is theirs too, unless ``latin`` (Latin words of the text may be
+    Russian ones) and signs stand between its letters (``g@nHym``, ``tak>|<e``)."""
+    if _CLEAN.fullmatch(piece):
         return 0
+    if piece.isascii():
+        return 2 if mode.latin and _signs_inside(piece) else 0
     plain = _plain(piece)
     if not plain or is_known(plain) or is_known(plain.replace("ё", "е")):
         return 0
-    if plain.isascii():  # Latin letters and digits, with invisible characters or marks put in
+    if plain.isascii():  # Latin letters and digits, with other characters put in or for them
         latin = sum(c.isalpha() for c in plain) >= 2 and not is_english(plain)
-        return 2 if latin and any(_quiet(c) for c in piece) else 0
+        put_in = any(_quiet(c) or (not c.isascii() and c.isalpha()) for c in piece)
+        return 2 if latin and put_in else 0
     if _MIXED.fullmatch(piece):
         return 1
     return 2 if any(c.isalpha() for c in plain) else 0
+
+
+def _signs_inside(piece: str) -> bool:
+    """Whether an ASCII piece has signs between its letters, enough letters to be a word read
+    from them, and is no English word."""
+    start, end = _core(piece)
+    core = piece[start:end]
+    if _letters(core) < _MIN_SIGNED or not any(c.isalpha() for c in core):
+        return False
+    signs = any(not (c.isalnum() or c in _JOINERS) for c in core)
+    return signs and not is_english(core.lower())
+
+
+def _digit_in(piece: str) -> bool:
+    return any(c.isdigit() for c in piece) and any(c.isalpha() for c in piece)
 
 
 def _letters(piece: str) -> int:
@@ -358,12 +385,15 @@ def _script(char: str) -> int:
     return 0
 
 
-def _mark(piece: str) -> int:
+def _mark(piece: str, mode: LatinMode) -> int:
     """3 for a suspect piece; 2 for a piece mixing Russian letters with Latin letters or
-    digits, or a short one with marks or invisible characters; 1 for a short piece; else 0."""
-    suspect = _suspect(piece)
+    digits, or a short one with marks or invisible characters (or with Latin letters and
+    digits, in volapuk); 1 for a short piece; else 0."""
+    suspect = _suspect(piece, mode)
     if suspect:
         return suspect + 1
+    if mode.volapuk and piece.isascii() and _letters(piece) <= _SHORT + 1 and _digit_in(piece):
+        return 2  # a spaced letter and a digit spelling the next one: a6i
     if _letters(piece) > _SHORT:
         return 0
     if all(_quiet(c) for c in piece):
@@ -373,13 +403,13 @@ def _mark(piece: str) -> int:
     return 1 if piece.isascii() or _CLEAN.fullmatch(piece) else 2
 
 
-def _zones(text: str) -> list[tuple[int, int]]:
+def _zones(text: str, mode: LatinMode) -> list[tuple[int, int]]:
     """Stretches of text, line by line, holding a suspect piece and the short pieces beside
     it (letters spaced apart), with one piece more either side."""
     spans: list[tuple[int, int]] = []
     for line in _LINES.finditer(text):
         pieces = list(_PIECE.finditer(text, line.start(), line.end()))
-        marks = [_mark(piece.group()) for piece in pieces]
+        marks = [_mark(piece.group(), mode) for piece in pieces]
         i = 0
         while i < len(marks):
             if not marks[i]:
@@ -413,14 +443,14 @@ def _joinable(unit: _Unit, narrow: int, invisible: int, spaced: bool) -> bool:
     return spaced and len(unit.gap) <= narrow
 
 
-def _single_cost(piece: str) -> tuple[float, _Reading | None]:
+def _single_cost(piece: str, mode: LatinMode) -> tuple[float, _Reading | None]:
     """The cost of a piece as one word, and its reading (None: as typed)."""
     plain = _plain(piece)
     if not any(c.isalpha() for c in plain):
         return (1.0 if plain else 0.0), None
-    if is_known(plain) or _suspect(piece) < 2:  # mixed words: read only when spaced apart
+    if is_known(plain) or _suspect(piece, mode) < 2:  # mixed words: only when spaced apart
         return (_improbability(plain) if is_known(plain) else _UNKNOWN), None
-    reading = _read(piece)
+    reading = _read(piece, mode.volapuk)
     if reading is None:
         return _UNKNOWN, None
     return _improbability(reading.word) + reading.cost, reading
@@ -433,16 +463,19 @@ def _costs_from(
     narrow: tuple[int, int],
     spaced: bool,
     invisible_spaces: bool,
+    mode: LatinMode,
 ) -> dict[int, tuple[float, _Reading | None]]:
     """The cost of each word ``units[i:j]`` may make (by ``j``) and its reading."""
-    out = {i + 1: _single_cost(text[units[i].start : units[i].end])}
+    out = {i + 1: _single_cost(text[units[i].start : units[i].end], mode)}
     j = i + 1
     while j < len(units) and j - i < _MAX_UNITS and _joinable(units[j - 1], *narrow, spaced):
+        if _abbreviation(text[units[j - 1].start : units[j - 1].end]):
+            break  # ст. л.: an abbreviation ends where its point is
         j += 1
     if j == i + 1:
         return out
     pieces = tuple(text[u.start : u.end] for u in units[i:j])
-    for n, reading in _read_joined(pieces).items():
+    for n, reading in _read_joined(pieces, mode.volapuk).items():
         if not _spaced_join(pieces[:n], units[i : i + n]):
             continue
         latin = all(p.isascii() for p in pieces[:n])  # a b c: Latin letters, likely English
@@ -465,6 +498,11 @@ def _costs_from(
         if n > 1 and short == n and i + n not in out:
             out[i + n] = (_UNKNOWN + 1.0, None)
     return out
+
+
+def _abbreviation(piece: str) -> bool:
+    """A piece of two letters or more that ends with a point: a word cut short."""
+    return piece.endswith(".") and sum(c.isalpha() for c in piece) >= 2
 
 
 def _gap_costs(unit: _Unit, invisible_spaces: bool, spaced_letters: bool) -> tuple[float, float]:
@@ -494,7 +532,7 @@ def _spaced_join(pieces: tuple[str, ...], units: list[_Unit]) -> bool:
 
 
 def _segment(
-    text: str, units: list[_Unit], invisible_spaces: bool
+    text: str, units: list[_Unit], invisible_spaces: bool, mode: LatinMode
 ) -> list[tuple[int, int, _Reading | None]]:
     """The likeliest grouping of ``units`` into words: (first, last + 1, reading)."""
     gaps = [len(u.gap) for u in units[:-1] if _BLANK.fullmatch(u.gap)]
@@ -513,7 +551,7 @@ def _segment(
         if best[i] == float("inf"):
             continue
         for j, (cost, reading) in _costs_from(
-            text, units, i, narrow, spaced, invisible_spaces
+            text, units, i, narrow, spaced, invisible_spaces, mode
         ).items():
             total = best[i] + cost + sum(join[i : j - 1]) + (split[j - 1] if j < n else 0.0)
             if total < best[j]:
@@ -533,11 +571,12 @@ def read_garbled(text: str) -> tuple[str, tuple[Folded, ...]]:
     chars: list[str] | None = None
     found: list[Folded] = []
     invisible_spaces: bool | None = None
-    for start, end in _zones(text):
+    mode = latin_mode(text)
+    for start, end in _zones(text, mode):
         if invisible_spaces is None:
             invisible_spaces = _typed_for_spaces(text)
         units = _units(text, start, end)
-        for i, j, reading in _segment(text, units, invisible_spaces):
+        for i, j, reading in _segment(text, units, invisible_spaces, mode):
             group, after = units[i:j], units[j - 1]
             chars = chars or list(text)
             if j < len(units) and _GAP.fullmatch(after.gap):  # a boundary: a space

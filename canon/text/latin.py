@@ -16,8 +16,8 @@ what it is:
   normalization made Latin (``№`` is ``no``);
 - a one-letter word only as a Russian one (``v``, ``s``, ``k``, ``i``...).
 
-A text whose Latin words often mix letters with the digits volapuk writes for letters
-(``M0skBe``, ``6ygem``: at least three words, a tenth of its Latin words) is read as volapuk,
+A text whose Latin letters often stand beside the digits volapuk writes for letters
+(``M0skBe``, ``6ygem``: three times at least, once in fifty Latin letters) is read as volapuk,
 whose spellings then come first (``n0`` is ``по``, not ``но``; :func:`read_back`).
 
 The common case costs little: only the text's distinct words in plain ASCII letters are looked
@@ -35,7 +35,15 @@ from dataclasses import dataclass
 from .normalize import IGNORABLE, Normalized, drop_marks
 from .translit import LATIN_LETTERS, ONE_LETTER_WORDS, VOLAPUK_DIGITS, is_english, read_back
 
-__all__ = ["LatinWord", "clear_caches", "russian_words"]
+__all__ = [
+    "LatinMode",
+    "LatinWord",
+    "clear_caches",
+    "in_volapuk",
+    "latin_mode",
+    "read_spaced",
+    "russian_words",
+]
 
 _LETTERS = f"{LATIN_LETTERS}{VOLAPUK_DIGITS}"  # volapuk writes a few digits for letters
 _LATIN_WORD = re.compile(f"[{_LETTERS}]+(?:-[{_LETTERS}]+)*")
@@ -57,10 +65,19 @@ _SHORT = 3  # letters of a short word: English-looking, but Russian among Russia
 _MIN_LOWER = 2
 _LOWER_SHARE = 0.05
 _CACHE_LIMIT = 1_000_000
-# A volapuk text: this many of its Latin words, and this share, mix letters and digits.
+# A volapuk text: a Latin letter beside a volapuk digit this often, and for this share of
+# its Latin letters.
 _MIN_VOLAPUK = 3
-_VOLAPUK_SHARE = 0.1
-_MIXED = re.compile(f"[a-z][{VOLAPUK_DIGITS}]|[{VOLAPUK_DIGITS}][a-z]")
+_VOLAPUK_SHARE = 0.02
+_MIXED = re.compile(
+    f"[a-zA-Z](?=[{VOLAPUK_DIGITS}])|[{VOLAPUK_DIGITS}](?=[a-zA-Z])"
+    # or, among letters spaced apart, a digit alone before a letter alone
+    f"|(?<=\\s)[{VOLAPUK_DIGITS}](?=\\s[a-zA-Z]\\s)"
+)
+_LATIN_SHARE = 4  # a volapuk text: one letter in this many Latin at least
+_LATIN_PER_RUSSIAN = 2  # Latin letters a Russian one may stand beside in a Russian text
+_NO_LATIN = dict.fromkeys(map(ord, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+_NO_RUSSIAN = dict.fromkeys([*range(0x0410, 0x0450), ord("ё"), ord("Ё")])
 
 # Every word form looked at, and those among them that some text could read as Russian: a
 # text's forms are sorted by two set operations, at C speed.
@@ -243,12 +260,50 @@ def _reading(
     return case, LatinWord(start, end, latin, russian)
 
 
-def _in_volapuk(words: list[str]) -> bool:
-    """Whether a text's words are volapuk: of its Latin words, at least three and a tenth mix
-    letters with the digits volapuk writes for letters."""
-    latin = [w for w in words if w.isascii() and not w.isdigit()]
-    mixed = sum(1 for w in latin if _MIXED.search(w) and not w.isdigit())
-    return mixed >= _MIN_VOLAPUK and mixed >= _VOLAPUK_SHARE * len(latin)
+def in_volapuk(text: str) -> bool:
+    """Whether ``text`` is written in volapuk: a quarter of its letters Latin at least, and at
+    least three times, and for one Latin letter in fifty, a Latin letter beside a digit
+    volapuk writes for a letter (``m0ct``, ``6ygem``, letters spaced apart or not)."""
+    mixed = len(_MIXED.findall(text))
+    if mixed < _MIN_VOLAPUK:
+        return False
+    letters = len(text) - len(text.translate(_NO_LATIN))
+    russian = len(text) - len(text.translate(_NO_RUSSIAN))
+    return mixed >= _VOLAPUK_SHARE * letters and letters * _LATIN_SHARE >= letters + russian
+
+
+@dataclass(frozen=True, slots=True)
+class LatinMode:
+    """How a text's Latin letters are read: as possibly Russian (``latin``), and with
+    volapuk's spellings first (``volapuk``)."""
+
+    latin: bool = False
+    volapuk: bool = False
+
+
+def latin_mode(text: str) -> LatinMode:
+    """How to read ``text``'s Latin letters: as Russian ones too where a third of its letters
+    at least are Russian (transliteration spells a Russian letter with one or two Latin
+    ones), or where it is volapuk (:func:`in_volapuk`), whose spellings then come first."""
+    latin = len(text) - len(text.translate(_NO_LATIN))
+    if not latin:
+        return LatinMode()
+    volapuk = in_volapuk(text)
+    russian = len(text) - len(text.translate(_NO_RUSSIAN))
+    return LatinMode(latin=volapuk or russian * _LATIN_PER_RUSSIAN >= latin, volapuk=volapuk)
+
+
+def read_spaced(forms: tuple[str, ...], mode: LatinMode) -> tuple[str, ...]:
+    """Words joined from letters spaced apart, each Latin one that spells a Russian word (and
+    is no longer English word) read as it, where ``mode.latin``."""
+    if not mode.latin:
+        return forms
+    out = []
+    for form in forms:
+        word = form.lower()
+        russian = _latin(word) and _may_be_russian(word) and read_back(word, volapuk=mode.volapuk)
+        out.append(russian or form)
+    return tuple(out)
 
 
 def _readings(
@@ -279,7 +334,7 @@ def russian_words(
     if not forms and not signs:
         return []
     sites = _sites(text, forms, keep_hyphens)
-    found = _readings(norm, text, sites, _in_volapuk(words))
+    found = _readings(norm, text, sites, in_volapuk(text))
     if not found:
         return []
     lettered = len(words) - sum(map(str.isdigit, words))

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from .hyphens import HyphenRepair, hyphen_sites, repair_hyphenated
-from .latin import LatinWord, russian_words
+from .latin import LatinWord, latin_mode, read_spaced, russian_words
 from .normalize import Normalized
 from .spacing import Joined, line_break_joins, spaced_letter_joins
 from .tokenize import hyphen_text, word_offsets
@@ -230,6 +230,9 @@ def repair_words(
         repairs += [_joined("hyphen", joined) for joined in breaks]
     if spacing:
         joins = spaced_letter_joins(text)
+        if translit and joins:  # Latin letters spaced apart: a Russian word transliterated?
+            mode = latin_mode(text)
+            joins = [replace(j, forms=read_spaced(j.forms, mode)) for j in joins]
         repairs += [_joined("spacing", _hyphens_read(j) if hyphens else j) for j in joins]
     if translit:
         latin = russian_words(norm, text, words, keep_hyphens=keep_hyphens, distinct=distinct)

@@ -59,6 +59,7 @@ _VOLAPUK = {
     "0": "о", "3": "з", "4": "ч", "6": "б", "9": "я", "9l": "я", "bl": "ы", "bi": "ы",
     "w": "шщ", "u": "ий", "m": "т", "n": "п", "r": "г", "g": "д", "h": "н", "b": "вь",
     "p": "р", "c": "с", "y": "у", "x": "х", "jl": "л", "ji": "л", "e": "э", "sch": "щ",
+    "@": "а", ">|<": "ж", "}|{": "ж", "|-|": "н",
 }  # fmt: skip
 _VOLAPUK_COST = 3.0
 _VOLAPUK_TEXT_COST = 0.75  # in a text written in volapuk: below a schema's best spelling
@@ -150,9 +151,10 @@ def _spellings(volapuk: bool = False) -> tuple[Spellings, Spellings, int]:
     return table, ending_table, max(map(len, table))
 
 
-def spellings() -> Spellings:
-    """Each Latin spelling (and volapuk digit) → the Cyrillic letters it spells, with costs."""
-    return _spellings()[0]
+def spellings(volapuk: bool = False) -> Spellings:
+    """Each Latin spelling (and volapuk digit or sign) → the Cyrillic letters it spells, with
+    costs (volapuk's spellings cheapest with ``volapuk``)."""
+    return _spellings(volapuk)[0]
 
 
 def is_english(word: str) -> bool:
@@ -230,7 +232,11 @@ def _read(word: str, volapuk: bool) -> str:
         words = {w: cost for w, cost in found.items() if w in ONE_LETTER_WORDS}
         return _best(words or found)
     cyrillic = [_best(_candidates(p, volapuk)) for p in parts]
-    return "-".join(cyrillic) if all(cyrillic) else ""
+    if all(cyrillic):
+        return "-".join(cyrillic)
+    if len(parts) > 1 and len(word) <= _MAX_LENGTH:  # a hyphen put inside one word
+        return _best(_candidates("".join(parts), volapuk))
+    return ""
 
 
 def _volapuk_ok(part: str) -> bool:

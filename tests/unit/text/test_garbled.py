@@ -71,10 +71,32 @@ def test_spaced_letters_and_invisible_gaps_with_tricks_inside_are_words(
         "a c b, vitamin c",
         "Call of Du\u3164ty",  # English with an invisible character: the other rules'
         "конец.Начало",
+        "сети 2G, 3G и 4G LTE, Tele2 и концепт-тизер с KB, AT&T и R&D",
+        "2 ст. л. масла и 3 ч. л. соли",  # abbreviations: no word runs across their points
     ],
 )
 def test_clean_text_is_left_as_typed(text: str) -> None:
     assert read_garbled(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        # volapuk with signs and modifier letters inside, its spellings first (m is т, g д)
+        ("Bo3m0zhnʺ0 0gˈpanu4enuj Ha g@nHym tak>|<e p0cˈmenennoe cH9muʰe",
+         ["возможно", "ограничение", "данные", "постепенный", "снятие"]),
+        # letters spaced apart, a volapuk digit among them
+        ("K a6i n e t   m u H u c m p o B   y k p a u H bl   3 a 9 B u J I",
+         ["кабинет", "министр", "украина", "заявить"]),
+        # Latin letters spaced apart in Russian text: a Russian word transliterated
+        ("О л и м п и й с к и й   c h e m p i o n   п о   f i g u r n o m u   к а т а н и ю",
+         ["олимпийский", "чемпион", "фигурный", "катание"]),
+    ],
+)  # fmt: skip
+def test_latin_letters_with_other_tricks_are_read_in_russian_or_volapuk(
+    text: str, words: list[str]
+) -> None:
+    assert list(canon.canonicalize(text, "lemma").tokens) == words
 
 
 def test_every_pair_of_letter_tricks_is_read() -> None:

@@ -278,12 +278,14 @@ def test_a_text_in_volapuk_reads_its_spellings_first() -> None:
     assert read_back("ee", volapuk=True) == "её"  # e stays е, never э first
 
 
-def test_volapuk_needs_three_mixed_words_and_a_tenth() -> None:
-    from canon.text.latin import _in_volapuk
+def test_volapuk_is_told_by_digits_beside_latin_letters_spaced_or_not() -> None:
+    from canon.text.latin import in_volapuk
 
-    assert _in_volapuk(["m0ct", "6ygem", "4to", "u", "rog"])
-    assert not _in_volapuk(["mp3", "h2o", "u", "rog"])
-    assert not _in_volapuk(["mp3", "h2o", "4g", *(["word"] * 30)])
+    assert in_volapuk("M0skBe 6ygem 4to u rog")
+    assert in_volapuk("M 0 s k B e   6 y g e m   4 t o")  # spaced: the digit is a piece alone
+    assert in_volapuk("K a6i n e t e  r0v  4m o")
+    assert not in_volapuk("mp3 h2o u rog")  # two only
+    assert not in_volapuk("mp3, h2o, 4g and the rest of a long English sentence about them")
 
 
 @pytest.mark.parametrize("latin", ["b", "B", "v", "s", "y", "k"])

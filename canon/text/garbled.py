@@ -25,13 +25,13 @@ a noisy channel, by one search in which every trick is an edit with a cost:
 Only the pieces the other rules cannot read are looked at: a piece of Russian letters (with
 hyphens and the punctuation around it), of digits, or of ASCII alone is never a candidate (but
 for signs between Latin letters, ``g@nHym``, ``tak>|<e``, in a text whose Latin letters may be
-Russian: :func:`.latin.latin_mode`), nor one whose plain reading is already a dictionary word; one mixing Russian letters with Latin
-letters or digits (``ГолосUA``, ``30км``, ``с0бака``) is theirs too, unless it stands among
-letters spaced apart.  The text is rewritten one character for
-one, as :func:`.fold_lookalikes` does: a character read as a letter becomes that letter, one read
-as nothing (and a space inside a word) the combining mark U+0334, which normalization removes,
-and an invisible character read as a space a space.  Each word so read is reported as a
-:class:`.Folded` segment.
+Russian: :func:`.latin.latin_mode`), nor one whose plain reading is already a dictionary
+word; one mixing Russian letters with Latin letters or digits (``ГолосUA``, ``30км``,
+``с0бака``) is theirs too, unless it stands among letters spaced apart.  The text is
+rewritten one character for one, as :func:`.fold_lookalikes` does: a character read as a
+letter becomes that letter, one read as nothing (and a space inside a word) the combining mark
+U+0334, which normalization removes, and an invisible character read as a space a space.
+Each word so read is reported as a :class:`.Folded` segment.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from .frequency import zipf
 from .latin import LatinMode, latin_mode
 from .lemmatize import is_known, known_prefix
 from .lookalikes import RUSSIAN, Folded, sequence_letter, twins
-from .normalize import IGNORABLE
+from .normalize import IGNORABLE, typed_for_spaces
 from .tokenize import twin_letter
 from .translit import is_english, spellings
 
@@ -93,7 +93,11 @@ _MIN_SEPARATED = 5  # the fewest characters of a word a sentence sign or slash m
 _MIN_PART = 2  # the fewest letters of each part of a hyphenated word read
 _MIN_LATIN = 4  # the fewest letters of a word read from Latin letters spaced apart
 _MIN_SIGNED = 4  # the fewest letters and digits of a Latin piece read with signs inside
+_SHORT_ENGLISH = 3  # letters of a short word: English-looking, but Russian among Russian ones
+_DOMAIN = regex.compile(r"\.(?:[A-Za-z]{2,3}|info|онлайн|рф)$", regex.IGNORECASE)
+_POINTS = regex.compile(r"[.,:]+")  # inside a piece, no space after: may stand for a letter
 _JOINERS = frozenset("'’-\u2010\u2011")  # inside a Latin word: ь, ъ, a hyphen
+_EARLY = 0.5  # what a beginning may cost beyond its share: a sign for its first letters
 _SHORT = 2  # pieces of this many letters or fewer may be letters spaced apart
 
 
@@ -237,7 +241,7 @@ def _search(
         if core[pos] in _HYPHENS and part and is_known(part):
             heapq.heappush(queue, (cost, pos + 1, prefix + "-", (*chars, core[pos])))
         for end, letters, extra in _edges(core, pos, volapuk):
-            if cost + extra > min(limit, _limit(end)):  # costs grow with the letters read
+            if cost + extra > min(limit, _limit(end) + _EARLY):  # costs grow with the letters
                 continue
             read = (letters or GONE,) + (GONE,) * (end - pos - 1)
             for spelt in (letters, "ё") if letters == "е" else (letters,):  # ё as written
@@ -323,7 +327,7 @@ def _suspect(piece: str, mode: LatinMode = _PLAIN) -> int:
     piece of ASCII alone is theirs too, unless ``latin`` (Latin words of the text may be
     Russian ones) and signs stand between its letters (``g@nHym``, ``tak>|<e``)."""
     if _CLEAN.fullmatch(piece):
-        return 0
+        return 2 if mode.latin and _point_inside(piece) else 0
     if piece.isascii():
         return 2 if mode.latin and _signs_inside(piece) else 0
     plain = _plain(piece)
@@ -336,6 +340,28 @@ def _suspect(piece: str, mode: LatinMode = _PLAIN) -> int:
     if _MIXED.fullmatch(piece):
         return 1
     return 2 if any(c.isalpha() for c in plain) else 0
+
+
+def _point_inside(piece: str) -> bool:
+    """Whether a piece of words joined by points, commas or colons (no space after them) is
+    one word with a sign for a letter: Latin parts among them, none an English word, and
+    enough letters (``so:rudniki``, ``naris.vannyy``, ``Io,ифа``; not ``lenta.ru`` once read
+    as no word, nor ``т.е.`` or ``конец.Начало``)."""
+    start, end = _core(piece)
+    core = piece[start:end]
+    parts = _POINTS.split(core)
+    if len(parts) < 2 or len(core) < _MIN_SEPARATED or not any(map(_ascii_word, parts)):
+        return False
+    if min(map(len, parts)) < _MIN_PART:  # initials: R.I.P, A.S.Pushkin
+        return False
+    if _DOMAIN.search(core):  # an address: znak.com, URA.RU, tut.by
+        return False
+    english = (p for p in parts if _ascii_word(p) and len(p) > _SHORT_ENGLISH)
+    return not any(is_english(p.lower()) for p in english)
+
+
+def _ascii_word(part: str) -> bool:
+    return part.isascii() and any(c.isalpha() for c in part)
 
 
 def _signs_inside(piece: str) -> bool:
@@ -501,8 +527,8 @@ def _costs_from(
 
 
 def _abbreviation(piece: str) -> bool:
-    """A piece of two letters or more that ends with a point: a word cut short."""
-    return piece.endswith(".") and sum(c.isalpha() for c in piece) >= 2
+    """A piece of letters that ends with a point: a word cut short (``ст.``, ``ч.``)."""
+    return piece.endswith(".") and any(c.isalpha() for c in piece)
 
 
 def _gap_costs(unit: _Unit, invisible_spaces: bool, spaced_letters: bool) -> tuple[float, float]:
@@ -608,13 +634,12 @@ def _as_the_rules_read(text: str, group: list[_Unit], reading: _Reading | None) 
 
 
 _BETWEEN_LETTERS = regex.compile(r"(?<=\w)\p{Default_Ignorable_Code_Point}+(?=\w)")
-_SPACES = regex.compile(r"\s+")
 
 
 def _typed_for_spaces(text: str) -> bool:
-    """Whether the text types invisible characters for its spaces: runs of them between
-    letters outnumber its spaces (and are more than two)."""
-    return len(_BETWEEN_LETTERS.findall(text)) > max(len(_SPACES.findall(text)), 2)
+    """Whether the text types invisible characters for its spaces (:func:`typed_for_spaces`
+    over the runs of them between letters)."""
+    return typed_for_spaces(text, len(_BETWEEN_LETTERS.findall(text)))
 
 
 def _write(text: str, group: list[_Unit], reading: _Reading | None, chars: list[str]) -> None:

@@ -35,6 +35,7 @@ __all__ = [
     "hidden_as_ignorable",
     "hidden_spans",
     "normalize",
+    "typed_for_spaces",
 ]
 
 _Form = Literal["NFKC", "NFC"]  # the Unicode forms a profile may ask for
@@ -266,9 +267,9 @@ def _ignorable_actions(text: str) -> dict[int, str]:
 
     An invisible character between two word characters may stand inside a word or for a
     space.  Between two scripts (Cyrillic, Latin, digits) it is a space.  Otherwise the text
-    as a whole tells which it usually is.  When such runs outnumber its spaces (and are more
-    than two), they were typed for spaces, and each is a space unless the letters around it make one
-    dictionary word likelier than two (``ко␣шка``, but ``в␣ход``).  When not, they were put
+    as a whole tells which it usually is (:func:`typed_for_spaces`).  When they were typed for
+    spaces, each is a space unless the letters around it make one dictionary word likelier
+    than two (``ко␣шка``, but ``в␣ход``).  When not, they were put
     inside words, and one is a space only between two dictionary words that make none
     together (``слово␣другое``, but ``сло␣во`` and ``Гар␣ри``).
     """
@@ -278,7 +279,7 @@ def _ignorable_actions(text: str) -> dict[int, str]:
         if IGNORABLE.search(text, *run.span()) is not None
     ]
     between = {(s, e) for s, e in runs if _between_word_chars(text, s, e)}
-    spaced = len(between) > max(len(_SPACES.findall(text)), 2)
+    spaced = typed_for_spaces(text, len(between))
     actions: dict[int, str] = {}
     for start, end in runs:
         inside = (start, end) in between
@@ -291,6 +292,16 @@ def _ignorable_actions(text: str) -> dict[int, str]:
 
 
 _SPACES = re.compile(r"\s+")
+_CHARS_PER_SPACE = 12  # a text with a space for fewer characters keeps its spaces whole
+
+
+def typed_for_spaces(text: str, between: int) -> bool:
+    """Whether a text with ``between`` runs of invisible characters between word characters
+    typed them for its spaces: they outnumber its spaces (and are more than two), and its
+    spaces are too few for its length (one in :data:`_CHARS_PER_SPACE` characters or fewer).
+    A text with its spaces whole put them inside its words (``сло␣во дру␣го␣е``)."""
+    spaces = len(_SPACES.findall(text))
+    return between > max(spaces, 2) and len(text) > _CHARS_PER_SPACE * spaces
 
 
 def _between_word_chars(text: str, start: int, end: int) -> bool:

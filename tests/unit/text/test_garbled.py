@@ -73,6 +73,7 @@ def test_spaced_letters_and_invisible_gaps_with_tricks_inside_are_words(
         "конец.Начало",
         "сети 2G, 3G и 4G LTE, Tele2 и концепт-тизер с KB, AT&T и R&D",
         "2 ст. л. масла и 3 ч. л. соли",  # abbreviations: no word runs across their points
+        "Пишут Znak.com, URA.RU, tut.by и Накануне.RU; R.I.P, сказал A.S.Pushkin",
     ],
 )
 def test_clean_text_is_left_as_typed(text: str) -> None:
@@ -88,6 +89,10 @@ def test_clean_text_is_left_as_typed(text: str) -> None:
         # letters spaced apart, a volapuk digit among them
         ("K a6i n e t   m u H u c m p o B   y k p a u H bl   3 a 9 B u J I",
          ["кабинет", "министр", "украина", "заявить"]),
+        # a point, a comma or a colon for a letter inside a transliterated word
+        ("Коммунальные so:rudniki zak}nno замазали naris.vannyy портрет Io,ифа Бродского",
+         ["коммунальный", "сотрудник", "законно", "замазать", "нарисовать", "портрет", "иосиф",
+          "бродский"]),
         # Latin letters spaced apart in Russian text: a Russian word transliterated
         ("О л и м п и й с к и й   c h e m p i o n   п о   f i g u r n o m u   к а т а н и ю",
          ["олимпийский", "чемпион", "фигурный", "катание"]),
@@ -97,6 +102,16 @@ def test_latin_letters_with_other_tricks_are_read_in_russian_or_volapuk(
     text: str, words: list[str]
 ) -> None:
     assert list(canon.canonicalize(text, "lemma").tokens) == words
+
+
+def test_invisible_characters_put_inside_words_of_a_spaced_text_part_no_words() -> None:
+    # two in every word outnumber the spaces, but the spaces are whole: put inside, not for
+    text = (
+        "Пр\ufe0fой\u034fдут Се\ufe0fми Из\ufe0fра\u034fиля го\ufe0fро\u034fдах в Санкт-Петербурге."
+    )
+    assert list(canon.canonicalize(text, "lemma").tokens) == list(
+        canon.canonicalize("Пройдут семи Израиля городах в Санкт-Петербурге.", "lemma").tokens
+    )
 
 
 def test_every_pair_of_letter_tricks_is_read() -> None:

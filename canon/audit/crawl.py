@@ -6,7 +6,8 @@ worker processes that read it (:func:`canon.audit.pages.read_page`), and queue t
 holds.  robots.txt is read first for each site (its ``Crawl-delay`` sets the delay between two
 requests to it, its ``Sitemap:`` lines are followed with the sitemaps given as starts), a
 disallowed URL is recorded and never fetched.  A redirect is recorded for the URL asked for and
-its target read as a page of its own (once).  Results are written a batch at a time, documents
+its target read as a page of its own (once); a redirect off the site is recorded, never
+followed.  Results are written a batch at a time, documents
 first, by a thread of their own (:mod:`.writer`), so a crawl killed at any point resumes where
 it stopped, and fetching never waits for the disk.
 
@@ -229,7 +230,7 @@ class _Crawl:
         """Fetch ``q``: the page to read (and the URL it is read as), or None when done."""
         assert self.fetcher is not None
         try:
-            fetched = await self.fetcher.get(q.url)
+            fetched = await self.fetcher.get(q.url, stay=self._stays)
         except FetchError as exc:
             self.errors += 1
             self.batch.rows.append(page_row(q, None, reason="error", error=str(exc)))
@@ -243,6 +244,11 @@ class _Crawl:
         if fetched.page.status >= 500:
             self.errors += 1
         return q, fetched
+
+    def _stays(self, url: str) -> bool:
+        """Whether a redirect to ``url`` is followed: to a page of the site crawled."""
+        target = normalize(url)
+        return target is not None and self.scope.on_site(target)
 
     def _flush(self, force: bool = False) -> None:
         """Hand the batch to the writer when it is full or old enough (or ``force``)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import format_datetime
@@ -31,9 +31,10 @@ from .pagecache import Page
 from .redirects import REDIRECTS, next_hop
 from .tls import tls_context
 
-__all__ = ["RETRIED", "Fetched", "Fetcher", "Politeness"]
+__all__ = ["RETRIED", "Fetched", "Fetcher", "Politeness", "Stay"]
 
 RETRIED = frozenset({429, 500, 502, 503, 504})
+Stay = Callable[[str], bool]  # whether a redirect to this URL is followed
 
 
 @dataclass(frozen=True)
@@ -163,8 +164,12 @@ class Fetcher:
             self.capped[host] = seconds
         self.gate(host).delay = min(max(0.0, seconds), limit)
 
-    async def get(self, url: str, types: Collection[str] = TEXT_TYPES) -> Fetched:
-        """Fetch ``url``, retrying the answers worth retrying; FetchError when no answer came."""
+    async def get(
+        self, url: str, types: Collection[str] = TEXT_TYPES, stay: Stay | None = None
+    ) -> Fetched:
+        """Fetch ``url``, retrying the answers worth retrying; FetchError when no answer came.
+        With ``stay``, a redirect to a URL it refuses is not followed: the fetch ends there,
+        the redirect's status and its target (``final_url``) recorded, with no body."""
         from .urls import parse_url
 
         host = parse_url(url).netloc.decode("ascii")
@@ -174,7 +179,7 @@ class Fetcher:
                 failed = f"not fetched: {host} failed {politeness.give_up} times in a row"
                 raise FetchError(url, failed, reason="host-failing")
             try:
-                fetched = await self._once(url, host, types)
+                fetched = await self._once(url, host, types, stay)
             except FetchError:
                 self._failed(host, gate)
                 raise
@@ -194,7 +199,9 @@ class Fetcher:
         if gate.failures >= self.politeness.give_up:
             self.given_up.add(host)
 
-    async def _once(self, url: str, host: str, types: Collection[str]) -> _Answer:
+    async def _once(
+        self, url: str, host: str, types: Collection[str], stay: Stay | None
+    ) -> _Answer:
         gate = self.gate(host)
         async with self._slots, gate.slots:
             await gate.wait_turn()
@@ -202,7 +209,7 @@ class Fetcher:
             self.most_in_flight = max(self.most_in_flight, self.in_flight)
             try:
                 async with asyncio.timeout(self.options.deadline):
-                    return await self._hops(url, types)
+                    return await self._hops(url, types, stay)
             except Exception as exc:
                 failure = fetch_error(url, exc, self.options)
                 if failure is None:
@@ -211,7 +218,7 @@ class Fetcher:
             finally:
                 self.in_flight -= 1
 
-    async def _hops(self, url: str, types: Collection[str]) -> _Answer:
+    async def _hops(self, url: str, types: Collection[str], stay: Stay | None) -> _Answer:
         import httpcore
         import httpx
 
@@ -245,6 +252,8 @@ class Fetcher:
                 hops.append((str(target), response.status))
                 target = next_hop(url, target, answer, visited)
                 visited.append(str(target))
+                if stay is not None and not stay(str(target)):
+                    return _Answer(self._left(url, str(target), response.status), tuple(hops))
         raise FetchError(url, f"more than {options.max_redirects} redirects", reason="redirect")
 
     async def _page(
@@ -271,12 +280,19 @@ class Fetcher:
         )
 
 
+    @staticmethod
+    def _left(url: str, target: str, status: int) -> Page:
+        """The page of a fetch that ends at a redirect it may not follow."""
+        date = format_datetime(datetime.now(UTC), True)
+        return Page(url, target, status, "", None, date, b"")
+
+
 @dataclass(frozen=True)
 class _Answer:
     page: Page
     redirects: tuple[tuple[str, int], ...]
-    x_robots: str
-    x_retry: str
+    x_robots: str = ""
+    x_retry: str = ""
 
     @property
     def status(self) -> int:

@@ -59,6 +59,14 @@ def _codec(name: str | None) -> str | None:
     return None if name.lower() in _UNTRUSTED or codec in _UNTRUSTED else codec
 
 
+# A file is binary when its first bytes hold NUL bytes and other control characters (two at
+# least, and one for every thousand bytes or more); a text with a stray NUL (a page a tool
+# wrote badly) is read without it.
+_SNIFFED = 65_536
+_ODD_SHARE = 1_000
+_CONTROLS = bytes([*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20)])
+
+
 def decode(data: bytes, source: str, declared: str | None = None) -> tuple[str, str]:
     """``(text, encoding)`` of ``data``; refuses empty and binary data."""
     if not data.strip():
@@ -70,12 +78,16 @@ def decode(data: bytes, source: str, declared: str | None = None) -> tuple[str, 
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             return data[len(bom) :].decode(encoding, errors="replace"), encoding
-    if b"\x00" in data[:65536]:
+    head = data[:_SNIFFED]
+    odd = len(head) - len(head.translate(None, _CONTROLS))  # NUL and other controls
+    if odd >= 2 and odd * _ODD_SHARE > len(head):
         raise InputError(
             f"{source}: this looks like a binary file, not text; give a .txt, .md or .html file",
             source=source,
             reason="binary",
         )
+    if b"\x00" in data:  # a stray NUL byte in a text: no character, as browsers read it
+        data = data.replace(b"\x00", b"")
     codec = _codec(declared)
     if codec:
         try:

@@ -155,3 +155,41 @@ def test_a_crawl_stops_at_max_time_and_resumes(tmp_path: Path) -> None:
     with State(tmp_path / "audit.db", readonly=True) as state:
         assert len(list(state.pages())) == count + 1
     assert hits["/"] == 1  # the page done is not fetched again
+
+
+@pytest.mark.timeout(60)
+def test_a_redirect_off_the_site_is_recorded_not_fetched(tmp_path: Path) -> None:
+    with _site(lambda path: (200, {}, b"<html><body><p>elsewhere</p></body></html>")) as (
+        other,
+        elsewhere,
+    ):
+
+        def answer(path: str) -> Answer:
+            if path == "/robots.txt":
+                return _robots("User-agent: *\n")
+            if path == "/away":
+                return 301, {"Location": other + "/landing"}, b""
+            body = _page(0, 0).replace(b"</nav>", b'<a href="/away">away</a></nav>')
+            return 200, {}, body
+
+        with _site(answer) as (base, hits):
+            code, output, _ = _audit(base, tmp_path)
+    assert code == 0, output
+    assert hits["/away"] == 1 and not elsewhere  # the other host was never asked
+    with State(tmp_path / "audit.db", readonly=True) as state:
+        rows = {p.url: p for p in state.pages()}
+    assert rows[base + "/away"].reason == "redirect" and rows[base + "/away"].status == 301
+
+
+def test_a_page_with_a_stray_nul_byte_is_read_and_its_links_followed(tmp_path: Path) -> None:
+    def answer(path: str) -> Answer:
+        if path == "/robots.txt":
+            return _robots("User-agent: *\n")
+        number = int(path.strip("/p") or 0)
+        page = _page(number, 2)
+        return 200, {}, page.replace(b"<nav>", b"\x00<nav>") if number == 0 else page
+
+    with _site(answer) as (base, hits):
+        code, output, _ = _audit(base, tmp_path)
+    assert code == 0, output
+    assert hits["/p1"] == 1 and hits["/p2"] == 1

@@ -101,8 +101,9 @@ def test_empty_is_refused(data: bytes) -> None:
     [
         b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
         b"%PDF-1.7\n\x00\x01\x02",
-        TEXT.encode("utf-8") + b"\x00",  # one NUL makes text binary
         b"PK\x03\x04\x14\x00\x00\x00\x08\x00",
+        "tea".encode("utf-16-le") * 200,  # UTF-16 without its mark: a NUL every other byte
+        bytes(range(256)) * 40,  # bytes of every value, as in compressed data
     ],
 )
 def test_binary_is_refused(data: bytes) -> None:
@@ -111,6 +112,13 @@ def test_binary_is_refused(data: bytes) -> None:
     assert info.value.reason == "binary"
     assert info.value.source == "blob.bin"
     assert "--" not in str(info.value)
+
+
+def test_a_stray_nul_byte_in_text_is_dropped_not_refused() -> None:
+    assert decode(TEXT.encode("utf-8") + b"\x00", "x") == (TEXT, "utf-8")
+    page = f"<html><body><p>{TEXT}</p>\x00<a href='/next'>далее</a></body></html>"
+    html, _ = decode_html(page.encode("utf-8"), "page.html")
+    assert "\x00" not in html and "href='/next'" in html
 
 
 def test_utf16_is_not_binary_with_its_mark() -> None:

@@ -26,6 +26,7 @@ from ..exclusion import Exclusion
 from .queries import Query
 
 __all__ = [
+    "PRIVATE_RESULT",
     "Asked",
     "Found",
     "PageRecord",
@@ -39,6 +40,9 @@ __all__ = [
 _TRACKING = frozenset({"yclid", "gclid", "fbclid", "_openstat", "ysclid", "from", "ref"})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 PER_HOST = 2  # pages of one site fetched at once, at most
+PRIVATE_RESULT = (
+    "a search result at a private or local address is fetched only when private results are allowed"
+)
 
 
 @dataclass(frozen=True)
@@ -173,11 +177,15 @@ def fetch_pages(
 
 
 def _reason(exc: CanonError) -> str:
-    """The error's message without the URL it starts with."""
+    """The error's message without the URL it starts with; for a result at a private
+    address, what it found and that such results are fetched only when allowed."""
     message = exc.message
     source = getattr(exc, "source", None)
     if source and message.startswith(f"{source}: "):
-        return message[len(source) + 2 :]
+        message = message[len(source) + 2 :]
+    if isinstance(exc, FetchError) and exc.reason == "private-address":
+        found = message.split("; ", 1)[0]
+        return f"{found}; {PRIVATE_RESULT}"
     return message
 
 

@@ -1,0 +1,151 @@
+"""A search provider as an attacker, or as the unwitting carrier of one: its results point
+inside the network, its answers are nested without end, huge or trickled a byte at a time,
+its refusals repeat the key it was sent.
+
+The provider is the stand-in of tests/search_server.py (a real HTTP server on 127.0.0.1), in
+its hostile modes.  Since it serves on 127.0.0.1 itself, these tests also show that the
+provider's own address may be private while its results may not.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from search_server import DRAFT, GOOGLE_CX, GOOGLE_KEY, YANDEX_FOLDER, YANDEX_KEY, StandIn, serve
+
+from canon import CheckSettings, SearchSettings
+from canon.cli import cli
+from canon.sources.fetch import FetchOptions
+from canon.uniqueness.web import provider_of, web_check
+from canon.uniqueness.web.candidates import PRIVATE_RESULT
+
+PAGES = ("/pages/copy.html", "/pages/rewrite.html", "/pages/garden.html", "/pages/short.html")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[StandIn]:
+    with serve() as running:
+        yield running
+
+
+@pytest.fixture
+def stand(server: StandIn) -> StandIn:
+    server.mode = "ok"
+    server.queries.clear()
+    server.hits.clear()
+    server.headers.clear()
+    server.paths.clear()
+    return server
+
+
+def _env(stand: StandIn, tmp_path: Path) -> dict[str, str]:
+    return {
+        "CANON_SEARCH_CONFIG": str(tmp_path / "none.toml"),
+        "CANON_YANDEX_API_KEY": YANDEX_KEY,
+        "CANON_YANDEX_FOLDER_ID": YANDEX_FOLDER,
+        "CANON_YANDEX_ENDPOINT": stand.base,
+        "CANON_GOOGLE_API_KEY": GOOGLE_KEY,
+        "CANON_GOOGLE_CX": GOOGLE_CX,
+        "CANON_GOOGLE_ENDPOINT": stand.base,
+        "CANON_SEARXNG_URL": stand.base,
+    }
+
+
+def _run(args: list[str], env: dict[str, str]) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, args, env=env)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _draft(tmp_path: Path) -> Path:
+    draft = tmp_path / "draft.txt"
+    draft.write_text(DRAFT, "utf-8")
+    return draft
+
+
+# --------------------------------------------------------------------------- private results
+
+QUICK = FetchOptions(connect_timeout=1.0, deadline=3.0)  # the old code connects to 10.0.0.1
+
+
+@pytest.mark.parametrize("name", ["searxng", "yandex", "google"])
+def test_results_at_internal_addresses_are_not_fetched_by_default(
+    name: str, stand: StandIn, tmp_path: Path
+) -> None:
+    stand.mode = "internal"
+    provider = provider_of(f"searxng:{stand.base}" if name == "searxng" else name,
+                           _env(stand, tmp_path))  # fmt: skip
+    for fetch in (QUICK, FetchOptions(allow_private=True, connect_timeout=1.0, deadline=3.0)):
+        found = web_check(DRAFT, provider, CheckSettings(search=SearchSettings(
+            queries=1, results=20, fetch=fetch)))  # fmt: skip
+        assert stand.queries  # the provider, on 127.0.0.1 itself, was asked
+        assert not any(stand.hits[path] for path in PAGES)  # no result fetched
+        failed = [p for p in found.pages if p.status != "excluded"]
+        hosts = {p.url.split("/")[2].rsplit(":", 1)[0] for p in failed}
+        assert {"10.0.0.1", "169.254.169.254", "[::1]", "localhost", "127.0.0.1"} <= hosts
+        assert "[::ffff:127.0.0.1]" in hosts
+        for page in failed:
+            assert page.status == "failed" and page.reason.endswith(PRIVATE_RESULT), page
+            assert "private or local address" in page.reason or "this machine" in page.reason
+        assert found.compared == 0 and found.result.verdict.uniqueness == 1.0
+
+
+def test_private_results_are_fetched_when_allowed_apart(stand: StandIn, tmp_path: Path) -> None:
+    provider = provider_of(f"searxng:{stand.base}", {})
+    search = SearchSettings(queries=1, fetch=FetchOptions(allow_private=False),
+                            allow_private_results=True)  # fmt: skip
+    found = web_check(DRAFT, provider, CheckSettings(search=search))
+    assert found.compared == 3 and stand.hits["/pages/copy.html"] == 1
+
+
+def test_the_command_line_says_why_a_private_result_is_not_compared(
+    stand: StandIn, tmp_path: Path
+) -> None:
+    draft, env = _draft(tmp_path), _env(stand, tmp_path)
+    args = ["check", str(draft), "--web", f"searxng:{stand.base}", "--queries", "1"]
+    code, out, err = _run([*args, "--allow-private"], env)
+    assert code == 0 and err == "" and not any(stand.hits[path] for path in PAGES)
+    copy = stand.url("/pages/copy.html")
+    assert f"not compared: {copy}: the private or local address 127.0.0.1 is not fetched; " in out
+    assert f"{PRIVATE_RESULT} (--allow-private-results)" in out
+    assert "0 pages compared" in out
+    code, out, _ = _run([*args, "--json"], env)
+    pages = json.loads(out)["web"]["pages"]
+    assert code == 0 and pages and all(p["status"] == "failed" for p in pages)
+    code, out, _ = _run([*args, "--json", "--allow-private-results"], env)
+    assert code == 0 and json.loads(out)["web"]["pages_compared"] == 3
+
+
+def test_the_server_fetches_private_results_only_when_started_to(
+    stand: StandIn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from canon.web import create_app
+    from canon.web.i18n import translations
+    from canon.web.said import said
+
+    for name, value in _env(stand, tmp_path).items():
+        monkeypatch.setenv(name, value)
+    asked = {"draft": DRAFT, "web": "searxng", "queries": 1}
+    with TestClient(create_app(allow_private=True, workers=1)) as client:
+        answer = client.post("/api/check", json=asked)
+        assert answer.status_code == 200, answer.text
+        web = answer.json()["web"]
+        assert web["pages_compared"] == 0 and not any(stand.hits[path] for path in PAGES)
+        assert all(PRIVATE_RESULT in p["reason"] for p in web["pages"])
+        shown = [str(said(p["reason"], translations("ru"), "ru")) for p in web["pages"]]
+        assert all("частным или локальным адресом" in s and "lang" not in s for s in shown)
+    with TestClient(create_app(allow_private_results=True, workers=1)) as client:
+        answer = client.post("/api/check", json=asked)
+        assert answer.status_code == 200 and answer.json()["web"]["pages_compared"] == 3
+
+
+def test_check_settings_refuse_a_non_boolean_allowance() -> None:
+    from canon.errors import OptionError
+
+    with pytest.raises(OptionError, match=r"^allow_private_results "):
+        SearchSettings(allow_private_results="yes")  # type: ignore[arg-type]

@@ -10,6 +10,7 @@ provider's own address may be private while its results may not.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from search_server import DRAFT, GOOGLE_CX, GOOGLE_KEY, YANDEX_FOLDER, YANDEX_KE
 
 from canon import CheckSettings, SearchSettings
 from canon.cli import cli
+from canon.errors import SearchError
 from canon.sources.fetch import FetchOptions
 from canon.uniqueness.web import provider_of, web_check
 from canon.uniqueness.web.candidates import PRIVATE_RESULT
@@ -149,3 +151,67 @@ def test_check_settings_refuse_a_non_boolean_allowance() -> None:
 
     with pytest.raises(OptionError, match=r"^allow_private_results "):
         SearchSettings(allow_private_results="yes")  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- hostile answers
+
+
+def _provider(name: str, stand: StandIn, tmp_path: Path):
+    spec = f"searxng:{stand.base}" if name == "searxng" else name
+    return provider_of(spec, _env(stand, tmp_path))
+
+
+HOSTILE = [
+    ("searxng", "deep", "nested deeper than 64 levels"),
+    ("yandex", "deep", "nested deeper than 64 levels"),
+    ("yandex", "deep-xml", "nested deeper than 64 levels"),
+    ("google", "deep", "nested deeper than 64 levels"),
+    ("searxng", "huge", "over 2,000,000 bytes"),
+    ("yandex", "huge", "over 2,000,000 bytes"),
+    ("google", "huge", "over 2,000,000 bytes"),
+]
+
+
+@pytest.mark.parametrize(("name", "mode", "said"), HOSTILE)
+def test_a_deep_or_huge_answer_is_a_provider_error(
+    name: str, mode: str, said: str, stand: StandIn, tmp_path: Path
+) -> None:
+    stand.mode = mode
+    started = time.monotonic()
+    with pytest.raises(SearchError) as caught:
+        web_check(DRAFT, _provider(name, stand, tmp_path), CheckSettings(search=SearchSettings(
+            queries=1, allow_private_results=True)))  # fmt: skip
+    assert time.monotonic() - started < 10
+    error = caught.value
+    assert error.provider == name and error.reason == "bad-answer", error
+    assert error.message.startswith(f"{name}: ") and said in error.message
+    assert "\n" not in error.message
+
+
+@pytest.mark.parametrize("name", ["searxng", "yandex", "google"])
+def test_a_deep_answer_ends_the_command_in_one_line(
+    name: str, stand: StandIn, tmp_path: Path
+) -> None:
+    stand.mode = "deep"
+    web = f"searxng:{stand.base}" if name == "searxng" else name
+    code, out, err = _run(["check", str(_draft(tmp_path)), "--web", web], _env(stand, tmp_path))
+    assert code == 2 and out == "", err
+    assert err == f"canon: error: {name}: the answer is nested deeper than 64 levels; " \
+        "check that the endpoint is the provider's\n"  # fmt: skip
+
+
+def test_the_depth_bound_counts_only_the_brackets_outside_strings() -> None:
+    from canon.sources.search.bounded import MAX_DEPTH, TooDeep, load_json
+
+    inside = json.dumps({"title": "[" * 1000, "snippet": '\\"{' * 1000, "x": [[["]"]]]})
+    assert load_json(inside.encode())["title"] == "[" * 1000
+    assert load_json(inside.encode("utf-16")) == json.loads(inside)
+    nested = "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    assert load_json(nested.encode()) == json.loads(nested)
+    for deeper in ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), '{"a":' * 100 + "1"):
+        with pytest.raises(TooDeep):
+            load_json(deeper.encode())
+    started = time.monotonic()
+    with pytest.raises(ValueError):  # an unterminated string of escapes: one pass, no more
+        load_json(b'"' + b'\\"' * 1_000_000)
+    assert time.monotonic() - started < 2

@@ -2,13 +2,12 @@
 
 A provider builds its request and reads its answer; :meth:`Provider.search` sends it with the
 fetch options' timeouts, asks once more after a 429 or 503, and turns what goes wrong on the
-way (no connection, a timeout, an answer too large) into one-line
+way (no connection, a timeout, an answer too large or nested too deep) into one-line
 :class:`~canon.errors.SearchError` messages that name the provider and never its key.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -18,13 +17,15 @@ from ...errors import SearchError
 from ...records import record_dict
 from ..fetch import USER_AGENT, FetchOptions
 from ..headers import retry_after
+from .bounded import TooDeep, load_json
 
 if TYPE_CHECKING:
     import httpx
 
 __all__ = ["MAX_ANSWER_BYTES", "MAX_RETRY_WAIT", "Answer", "Hit", "Provider", "client_for"]
 
-MAX_ANSWER_BYTES = 5_000_000  # a search answer larger than this is refused
+MAX_ANSWER_BYTES = 2_000_000  # a search answer larger than this is refused (10 times the
+# largest real one: a hundred Yandex results with their passages)
 MAX_RETRY_WAIT = 10.0  # seconds waited at most before asking again after a 429 or 503
 _RETRIED = frozenset({429, 503})
 
@@ -87,15 +88,14 @@ class Provider(ABC):
         try:
             response = client.send(request, stream=True)
             try:
+                declared = response.headers.get("content-length", "")
+                if declared.isdigit() and int(declared) > MAX_ANSWER_BYTES:
+                    raise self._too_large()
                 body = bytearray()
                 for chunk in response.iter_bytes():
                     body += chunk
                     if len(body) > MAX_ANSWER_BYTES:
-                        raise self.error(
-                            f"the answer is over {MAX_ANSWER_BYTES:,} bytes; "
-                            "check that the endpoint is the provider's",
-                            "bad-answer",
-                        )
+                        raise self._too_large()
             finally:
                 response.close()
         except httpx.TimeoutException:
@@ -109,12 +109,29 @@ class Provider(ABC):
             ) from None
         return Answer(response.status_code, response.headers, bytes(body))
 
+    def _too_large(self) -> SearchError:
+        return self.error(
+            f"the answer is over {MAX_ANSWER_BYTES:,} bytes; "
+            "check that the endpoint is the provider's",
+            "bad-answer",
+        )
+
+    def too_deep(self, exc: TooDeep) -> SearchError:
+        return self.error(
+            f"the answer is nested deeper than {exc.limit} levels; "
+            "check that the endpoint is the provider's",
+            "bad-answer",
+        )
+
     def error(self, message: str, reason: str) -> SearchError:
         return SearchError(self.name, message, reason=reason)
 
     def json_of(self, answer: Answer) -> Any:
+        """The answer's JSON, its nesting bounded (:mod:`.bounded`) before it is parsed."""
         try:
-            return json.loads(answer.body)
+            return load_json(answer.body)
+        except TooDeep as exc:
+            raise self.too_deep(exc) from None
         except ValueError:
             raise self.error(
                 f"answered HTTP {answer.status} with something that is not JSON; "

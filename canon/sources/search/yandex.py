@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...errors import CanonError
+from .bounded import TooDeep, load_xml
 from .hits import Answer, Hit, Provider
 
 if TYPE_CHECKING:
@@ -88,9 +89,10 @@ class Yandex(Provider):
     def _from_xml(self, xml: bytes) -> list[Hit]:
         from lxml import etree
 
-        parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
         try:
-            root = etree.fromstring(xml, parser)
+            root = load_xml(xml)
+        except TooDeep as exc:
+            raise self.too_deep(exc) from None
         except etree.XMLSyntaxError:
             raise self.error("rawData is not an XML document", "bad-answer") from None
         error = root.find("response/error")

@@ -28,7 +28,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -124,6 +124,7 @@ class StandIn:
     addresses besides the usual ones), ``deep`` (JSON nested :data:`DEEP` levels, Yandex's
     too), ``deep-xml`` (Yandex's XML nested :data:`DEEP_XML` levels), ``huge`` (a valid answer
     of :data:`HUGE` bytes), ``echo`` (a 4xx whose body repeats the key the request carried),
+    ``echo-results`` (Google's results carrying the key in a URL, a title and a snippet),
     ``trickle`` (an answer sent one byte every :data:`TRICKLE` seconds).
     """
 
@@ -196,7 +197,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        with suppress(BrokenPipeError, ConnectionResetError):  # a client refusing a huge answer
+            self.wfile.write(body)
 
     def _json(self, status: int, data: object) -> None:
         self._send(status, json.dumps(data, ensure_ascii=False).encode())
@@ -337,6 +339,9 @@ class _Handler(BaseHTTPRequestHandler):
         query = params.get("q", "")
         stand.queries.append(("google", query))
         found = stand.found_for(query)[: int(params["num"])]
+        if stand.mode == "echo-results":  # the key said back in results
+            echoed = (stand.url(f"/pages/copy.html?key={key}"), f"key {key}", f"Api-Key {key}")
+            found = [echoed, (stand.url("/pages/garden.html"), f"about {key}", key)]
         data: dict[str, Any] = {
             "kind": "customsearch#search",
             "queries": {"request": [{"searchTerms": query, "count": len(found), "startIndex": 1}]},

@@ -215,3 +215,90 @@ def test_the_depth_bound_counts_only_the_brackets_outside_strings() -> None:
     with pytest.raises(ValueError):  # an unterminated string of escapes: one pass, no more
         load_json(b'"' + b'\\"' * 1_000_000)
     assert time.monotonic() - started < 2
+
+
+# --------------------------------------------------------------------------- keys said back
+
+SEARXNG_PASSWORD = "s3cret-pass"
+
+
+def _with_password(stand: StandIn) -> str:
+    return stand.base.replace("http://", f"http://canon:{SEARXNG_PASSWORD}@")
+
+
+def _secret_free(text: str) -> bool:
+    return not any(s in text for s in (GOOGLE_KEY, YANDEX_KEY, SEARXNG_PASSWORD))
+
+
+ECHOES = [("google", "echo"), ("yandex", "echo"), ("searxng", "echo"), ("searxng", "no-json")]
+
+
+@pytest.mark.parametrize(("name", "mode"), ECHOES)
+def test_a_key_said_back_is_masked_in_the_error(
+    name: str, mode: str, stand: StandIn, tmp_path: Path
+) -> None:
+    stand.mode = mode
+    spec = f"searxng:{_with_password(stand)}" if name == "searxng" else name
+    with pytest.raises(SearchError) as caught:
+        web_check(DRAFT, provider_of(spec, _env(stand, tmp_path)),
+                  CheckSettings(search=SearchSettings(queries=1)))  # fmt: skip
+    error = caught.value
+    assert error.provider == name and _secret_free(error.message) and _secret_free(str(error))
+    assert "***" in error.message, error.message
+    assert _secret_free(repr(error.args))
+
+
+@pytest.mark.parametrize("name", ["google", "yandex", "searxng"])
+def test_the_command_line_never_prints_a_key_said_back(
+    name: str, stand: StandIn, tmp_path: Path
+) -> None:
+    stand.mode = "echo"
+    web = f"searxng:{_with_password(stand)}" if name == "searxng" else name
+    for more in ([], ["--json"]):
+        code, out, err = _run(["check", str(_draft(tmp_path)), "--web", web, *more],
+                              _env(stand, tmp_path))  # fmt: skip
+        assert code == 2 and out == "" and err.startswith(f"canon: error: {name}: "), err
+        assert len(err.splitlines()) == 1 and "***" in err and _secret_free(err), err
+
+
+def test_results_carrying_the_key_are_neither_fetched_nor_shown(
+    stand: StandIn, tmp_path: Path
+) -> None:
+    stand.mode = "echo-results"
+    args = ["check", str(_draft(tmp_path)), "--web", "google", "--queries", "1", "--json",
+            "--allow-private-results"]  # fmt: skip
+    code, out, err = _run(args, _env(stand, tmp_path))
+    assert code == 0 and _secret_free(out) and _secret_free(err)
+    pages = json.loads(out)["web"]["pages"]
+    assert [p["url"] for p in pages] == [stand.url("/pages/garden.html")]
+    assert not any(GOOGLE_KEY in path for path in stand.paths if path.startswith("/pages/"))
+
+
+def test_the_server_never_answers_with_a_key_said_back(
+    stand: StandIn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from canon.web import create_app
+
+    for name, value in _env(stand, tmp_path).items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("CANON_SEARXNG_URL", _with_password(stand))
+    stand.mode = "echo"
+    with TestClient(create_app(workers=1)) as client:
+        for name in ("google", "yandex", "searxng"):
+            answer = client.post("/api/check", json={"draft": DRAFT, "web": name, "queries": 1})
+            assert answer.status_code == 502 and answer.json()["field"] == "web"
+            assert "***" in answer.json()["error"] and _secret_free(answer.text), answer.text
+            started = client.post("/api/check/jobs", json={"draft": DRAFT, "web": name})
+            assert started.status_code == 202, started.text
+            job, status = started.json()["id"], started.json()["status"]
+            ends = time.monotonic() + 30
+            while (done := client.get(status)).json()["state"] not in ("done", "failed"):
+                assert time.monotonic() < ends, done.text
+                time.sleep(0.05)
+            assert done.json()["state"] == "failed" and "***" in done.json()["error"]
+            assert _secret_free(done.text), done.text
+            for lang in ("ru", "en"):
+                page = client.get(f"/check/web/{job}?lang={lang}")
+                assert page.status_code == 502 and _secret_free(page.text)  # the failed job

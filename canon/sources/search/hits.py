@@ -3,7 +3,9 @@
 A provider builds its request and reads its answer; :meth:`Provider.search` sends it with the
 fetch options' timeouts, asks once more after a 429 or 503, and turns what goes wrong on the
 way (no connection, a timeout, an answer too large or nested too deep) into one-line
-:class:`~canon.errors.SearchError` messages that name the provider and never its key.
+:class:`~canon.errors.SearchError` messages that name the provider and never its key: every
+message and every result's title and snippet has the configuration's secrets masked, and a
+result whose URL carries one is dropped.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ...records import record_dict
 from ..fetch import USER_AGENT, FetchOptions
 from ..headers import retry_after
 from .bounded import TooDeep, load_json
+from .secrets import redacted
 
 if TYPE_CHECKING:
     import httpx
@@ -62,6 +65,11 @@ class Provider(ABC):
     @abstractmethod
     def identity(self) -> str: ...
 
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The credentials of its configuration, never shown (:mod:`.secrets`)."""
+        return ()
+
     @abstractmethod
     def request(self, query: str, count: int) -> httpx.Request:
         """The HTTP request that asks for the top ``count`` results of ``query``."""
@@ -80,7 +88,17 @@ class Provider(ABC):
             time.sleep(wait)
             answer = self.send(client, self.request(query, count))
         found = self.hits(answer)
-        return [h for h in found if h.url.lower().startswith(("http://", "https://"))][:count]
+        return [self._shown(h) for h in found if self._fetchable(h.url)][:count]
+
+    def _fetchable(self, url: str) -> bool:
+        """An http(s) URL that does not carry one of the secrets (fetching it would hand the
+        secret to its site)."""
+        url_ok = url.lower().startswith(("http://", "https://"))
+        return url_ok and redacted(url, self.secrets) == url
+
+    def _shown(self, hit: Hit) -> Hit:
+        title, snippet = redacted(hit.title, self.secrets), redacted(hit.snippet, self.secrets)
+        return Hit(hit.url, title, snippet)
 
     def send(self, client: httpx.Client, request: httpx.Request) -> Answer:
         import httpx
@@ -124,7 +142,9 @@ class Provider(ABC):
         )
 
     def error(self, message: str, reason: str) -> SearchError:
-        return SearchError(self.name, message, reason=reason)
+        """A SearchError naming the provider; whatever the message quotes, its secrets are
+        ``***``."""
+        return SearchError(self.name, redacted(message, self.secrets), reason=reason)
 
     def json_of(self, answer: Answer) -> Any:
         """The answer's JSON, its nesting bounded (:mod:`.bounded`) before it is parsed."""

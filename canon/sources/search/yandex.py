@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import CanonError
 from .bounded import TooDeep, load_xml
 from .hits import Answer, Hit, Provider
+from .secrets import url_secrets
 
 if TYPE_CHECKING:
     import httpx
@@ -44,6 +45,10 @@ class Yandex(Provider):
     endpoint: str = ENDPOINT
     search_type: str = "SEARCH_TYPE_RU"
     name: str = "yandex"
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        return (self.api_key, *url_secrets(self.endpoint))
 
     @property
     def identity(self) -> str:

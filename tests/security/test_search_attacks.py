@@ -22,7 +22,7 @@ from canon import CheckSettings, SearchSettings
 from canon.cli import cli
 from canon.errors import SearchError
 from canon.sources.fetch import FetchOptions
-from canon.uniqueness.web import provider_of, web_check
+from canon.uniqueness.web import pick_queries, provider_of, web_check
 from canon.uniqueness.web.candidates import PRIVATE_RESULT
 
 PAGES = ("/pages/copy.html", "/pages/rewrite.html", "/pages/garden.html", "/pages/short.html")
@@ -302,3 +302,49 @@ def test_the_server_never_answers_with_a_key_said_back(
             for lang in ("ru", "en"):
                 page = client.get(f"/check/web/{job}?lang={lang}")
                 assert page.status_code == 502 and _secret_free(page.text)  # the failed job
+
+
+# --------------------------------------------------------------------------- a trickling provider
+
+DEADLINE = 2.0
+MARGIN = 1.5  # seconds past the deadline a check may take to end (the draft's queries, output)
+
+
+@pytest.fixture
+def warm() -> None:
+    """The dictionaries loaded, as in a process that has checked a draft before: the time
+    measured is the check's, not the first load's."""
+    pick_queries(DRAFT, 3)
+
+
+@pytest.mark.parametrize("name", ["searxng", "yandex", "google"])
+def test_a_trickling_provider_is_cut_off_at_the_deadline(
+    name: str, stand: StandIn, tmp_path: Path, warm: None
+) -> None:
+    stand.mode = "trickle"  # a byte every 0.5 s: no read ever waits past its timeout
+    fetch = FetchOptions(deadline=DEADLINE)
+    started = time.monotonic()
+    with pytest.raises(SearchError) as caught:
+        web_check(DRAFT, _provider(name, stand, tmp_path),
+                  CheckSettings(search=SearchSettings(queries=3, fetch=fetch)))  # fmt: skip
+    assert time.monotonic() - started < DEADLINE + MARGIN
+    error = caught.value
+    assert error.reason == "unreachable" and "\n" not in error.message
+    assert error.message == (
+        f"{name}: no complete answer within the 2-second deadline; check that it runs, "
+        "or allow more time"
+    )
+
+
+def test_the_command_line_ends_within_its_deadline(
+    stand: StandIn, tmp_path: Path, warm: None
+) -> None:
+    stand.mode = "trickle"
+    args = ["check", str(_draft(tmp_path)), "--web", f"searxng:{stand.base}", "--deadline",
+            str(DEADLINE)]  # fmt: skip
+    started = time.monotonic()
+    code, out, err = _run(args, _env(stand, tmp_path))
+    assert time.monotonic() - started < DEADLINE + MARGIN
+    assert code == 2 and out == ""
+    assert err == "canon: error: searxng: no complete answer within the 2-second deadline; " \
+        "check that it runs, or allow more time\n"  # fmt: skip

@@ -21,7 +21,7 @@ from ...sources.documents import Document, page_document
 from ...sources.fetch import FetchOptions
 from ...sources.fetchall import fetch_all
 from ...sources.search.cache import QueryCache
-from ...sources.search.hits import Hit, Provider, client_for
+from ...sources.search.hits import Hit, Provider
 from ..exclusion import Exclusion
 from .queries import Query
 
@@ -112,23 +112,23 @@ def ask_all(
     on_answer: Callable[[], None] | None = None,
 ) -> tuple[list[Asked], list[tuple[Query, list[Hit]]]]:
     """Each query's top ``results`` hits, from the cache when it has them, else asked of
-    the provider (and kept); a provider's error stops the run (answers so far are kept).
+    the provider (and kept), each query within ``options.deadline``; a provider's error stops
+    the run (answers so far are kept).
     ``on_answer`` is called after each query."""
     asked: list[Asked] = []
     answers: list[tuple[Query, list[Hit]]] = []
-    with client_for(options) as client:
-        for query in queries:
-            kept = cache.get(provider.identity, query.text, results) if cache else None
-            if kept is not None:
-                hits, date, cached = list(kept.hits), kept.date, True
-            else:
-                hits = provider.search(client, query.text, results)
-                date = cache.put(provider.identity, query.text, results, hits) if cache else ""
-                cached = False
-            asked.append(Asked(query.text, query.start, query.end, len(hits), cached, date))
-            answers.append((query, hits))
-            if on_answer is not None:
-                on_answer()
+    for query in queries:
+        kept = cache.get(provider.identity, query.text, results) if cache else None
+        if kept is not None:
+            hits, date, cached = list(kept.hits), kept.date, True
+        else:
+            hits = provider.search(query.text, results, options)
+            date = cache.put(provider.identity, query.text, results, hits) if cache else ""
+            cached = False
+        asked.append(Asked(query.text, query.start, query.end, len(hits), cached, date))
+        answers.append((query, hits))
+        if on_answer is not None:
+            on_answer()
     return asked, answers
 
 

@@ -25,9 +25,10 @@ from __future__ import annotations
 import base64
 import json
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -76,6 +77,24 @@ GOOGLE_KEY = "google-test-key"
 GOOGLE_CX = "test-cx-123"
 
 
+DEEP = 200_000  # levels of the nested answer of mode "deep"
+DEEP_XML = 100  # levels of Yandex's XML in mode "deep-xml": over 64, under libxml2's 256
+HUGE = 3_000_000  # bytes of the answer of mode "huge"
+TRICKLE = 0.5  # seconds between the bytes of mode "trickle"
+TRICKLE_FOR = 30.0  # ... for at most this long
+
+
+def internal_urls(port: int) -> list[str]:
+    """Results a provider may return that point inside the network canon runs in."""
+    return [
+        "http://10.0.0.1/admin",
+        "http://169.254.169.254/latest/meta-data/",
+        f"http://[::1]:{port}/pages/copy.html",
+        f"http://localhost:{port}/pages/copy.html",
+        f"http://[::ffff:127.0.0.1]:{port}/pages/rewrite.html",
+    ]
+
+
 def _html(title: str, *paragraphs: str) -> bytes:
     body = "".join(f"<p>{p}</p>" for p in paragraphs)
     return (
@@ -101,7 +120,12 @@ class StandIn:
     ``mode`` is ``ok``, or an error to answer every search with: ``quota``, ``rate``,
     ``bad-key``, ``forbidden``, ``no-json`` (SearXNG without the JSON format), ``garbage``,
     ``nothing`` and ``daily`` (Yandex's error codes 15 and 32), ``busy-once`` (one 429 with
-    ``Retry-After: 0``, then answers).
+    ``Retry-After: 0``, then answers).  Hostile answers: ``internal`` (results at internal
+    addresses besides the usual ones), ``deep`` (JSON nested :data:`DEEP` levels, Yandex's
+    too), ``deep-xml`` (Yandex's XML nested :data:`DEEP_XML` levels), ``huge`` (a valid answer
+    of :data:`HUGE` bytes), ``echo`` (a 4xx whose body repeats the key the request carried),
+    ``echo-results`` (Google's results carrying the key in a URL, a title and a snippet),
+    ``trickle`` (an answer sent one byte every :data:`TRICKLE` seconds).
     """
 
     base: str = ""
@@ -129,7 +153,13 @@ class StandIn:
             (self.url(MISSING), "gone", ""),
             (self.url("/pages/short.html"), "short", ""),
         ]
-        return found + [e for e in extras if e[0] not in {f[0] for f in found}]
+        found += [e for e in extras if e[0] not in {f[0] for f in found}]
+        if self.mode == "internal":
+            inside = internal_urls(urlsplit(self.base).port or 80)
+            found = [(url, "internal", "") for url in inside] + found
+        if self.mode == "huge":
+            found.insert(0, (self.url("/pages/huge.html"), "huge", "ч" * (HUGE // 2)))
+        return found
 
 
 def _yandex_xml(found: list[tuple[str, str, str]]) -> bytes:
@@ -167,10 +197,36 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        with suppress(BrokenPipeError, ConnectionResetError):  # a client refusing a huge answer
+            self.wfile.write(body)
 
     def _json(self, status: int, data: object) -> None:
         self._send(status, json.dumps(data, ensure_ascii=False).encode())
+
+    def _hostile(self, stand: StandIn, key: str) -> bool:
+        """Answer as a hostile provider would in the modes that make one; whether it did."""
+        if stand.mode == "deep":
+            self._send(200, b"[" * DEEP + b"]" * DEEP)
+        elif stand.mode == "echo":  # the key said back, as a careless proxy or API might
+            message = f"API key not valid: {key}. Authorization: Api-Key {key}"
+            self._json(400, {"code": 3, "message": message,
+                             "error": {"code": 400, "message": message, "errors": []}})  # fmt: skip
+        elif stand.mode == "trickle":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            ends = time.monotonic() + TRICKLE_FOR
+            try:
+                while time.monotonic() < ends:
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    time.sleep(TRICKLE)
+            except OSError:  # the client gave up
+                pass
+        else:
+            return False
+        return True
 
     def do_GET(self) -> None:
         stand: StandIn = self.server.stand
@@ -179,6 +235,9 @@ class _Handler(BaseHTTPRequestHandler):
         stand.paths.append(self.path)
         stand.headers.append(dict(self.headers))
         params = {k: v[0] for k, v in parse_qs(parts.query).items()}
+        key = params.get("key") or self.headers.get("X-goog-api-key") or ""
+        if parts.path in ("/search", "/customsearch/v1") and self._hostile(stand, key):
+            return None
         if parts.path == "/search":
             return self._searxng(stand, params)
         if parts.path == "/customsearch/v1":
@@ -196,6 +255,9 @@ class _Handler(BaseHTTPRequestHandler):
         stand.headers.append(dict(self.headers))
         length = int(self.headers.get("Content-Length", "0"))
         body = json.loads(self.rfile.read(length) or b"{}")
+        key = self.headers.get("Authorization", "").removeprefix("Api-Key ")
+        if parts.path == "/v2/web/search" and self._hostile(stand, key):
+            return None
         if parts.path == "/v2/web/search":
             return self._yandex(stand, body)
         self._send(404, b"{}")
@@ -243,6 +305,10 @@ class _Handler(BaseHTTPRequestHandler):
             xml = _yandex_empty("15", "Sorry, there are no results for this search")
         elif stand.mode == "daily":
             xml = _yandex_empty("32", "Limit of queries per day exceeded")
+        elif stand.mode == "deep-xml":
+            xml = _yandex_xml(stand.found_for(query)).replace(
+                b"<reqid>", b"<x>" * DEEP_XML + b"</x>" * DEEP_XML + b"<reqid>"
+            )
         else:
             xml = _yandex_xml(stand.found_for(query))
         self._json(200, {"rawData": base64.b64encode(xml).decode("ascii")})
@@ -273,6 +339,9 @@ class _Handler(BaseHTTPRequestHandler):
         query = params.get("q", "")
         stand.queries.append(("google", query))
         found = stand.found_for(query)[: int(params["num"])]
+        if stand.mode == "echo-results":  # the key said back in results
+            echoed = (stand.url(f"/pages/copy.html?key={key}"), f"key {key}", f"Api-Key {key}")
+            found = [echoed, (stand.url("/pages/garden.html"), f"about {key}", key)]
         data: dict[str, Any] = {
             "kind": "customsearch#search",
             "queries": {"request": [{"searchTerms": query, "count": len(found), "startIndex": 1}]},

@@ -23,6 +23,7 @@ from ..uniqueness.against_index import CheckResult, check
 from ..uniqueness.rewrites import THRESHOLD
 from ..uniqueness.settings import CheckSettings, SearchSettings
 from ..uniqueness.web import WebCheck, WebSource, provider_of, web_check
+from ..uniqueness.web.candidates import PRIVATE_RESULT
 from ..uniqueness.web.run import WebProgress
 from . import cli
 from .options import fetch_options, source_options
@@ -53,6 +54,12 @@ __all__ = ["check_command", "stage_text"]
     default=None,
     metavar="N",
     help="With --web, send at most N phrase queries (default: one per 300 characters, at most 20).",
+)
+@click.option(
+    "--allow-private-results",
+    is_flag=True,
+    help="With --web, also fetch search results at loopback, private or link-local addresses "
+    "(--allow-private covers the drafts; the provider's own address may be private anyway).",
 )
 @click.option(
     "-p",
@@ -145,6 +152,7 @@ def check_command(
     db: Path | None,
     web: str | None,
     queries: int | None,
+    allow_private_results: bool,
     profile_names: tuple[str, ...],
     exclude: tuple[str, ...],
     skip_quotes: bool,
@@ -176,7 +184,9 @@ def check_command(
         common=common,
         similar=similar,
         sentence_threshold=None if no_sentences else sentence_threshold,
-        search=SearchSettings(queries=queries, fetch=options),
+        search=SearchSettings(
+            queries=queries, fetch=options, allow_private_results=allow_private_results
+        ),
     )
     docs = [read_source(d, whole_page=whole_page, fetch_options=options) for d in drafts]
     below = False
@@ -257,7 +267,14 @@ def _print(
         for url, query in _found_by(result):
             click.echo(f"  {url} ← {query}")
         for page in found.failed:
-            click.echo(f"  not compared: {page.url}: {page.reason}")
+            click.echo(f"  not compared: {page.url}: {_with_hint(page.reason)}")
+
+
+def _with_hint(reason: str | None) -> str:
+    """A page's reason, with the flag that fetches it when it is a private search result."""
+    if reason is not None and reason.endswith(PRIVATE_RESULT):
+        return f"{reason} (--allow-private-results)"
+    return reason or ""
 
 
 def _write_html(result: CheckResult, doc: Document, path: Path, number: int) -> None:

@@ -125,7 +125,8 @@ def source_options(func: Callable[..., Any]) -> Callable[..., Any]:
             default=30.0,
             show_default=True,
             metavar="SECONDS",
-            help="Seconds a whole fetch may take: connecting, reading, every redirect.",
+            help="Seconds a whole fetch, or a query to a search provider, may take: connecting, "
+            "reading, every redirect.",
         ),
         click.option(
             "--max-bytes",

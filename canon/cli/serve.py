@@ -48,6 +48,12 @@ class _ServeCommand(click.Command):
     is_flag=True,
     help="Let URL fetches reach loopback, private and link-local addresses.",
 )
+@click.option(
+    "--allow-private-results",
+    is_flag=True,
+    help="Let checks against the web fetch search results at loopback, private and link-local "
+    "addresses (the provider's own address may be private without it).",
+)
 @click.option("--allow-index-writes", is_flag=True, help="Open the index for writing.")
 @click.option(
     "--max-body",

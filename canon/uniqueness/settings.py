@@ -10,7 +10,7 @@ build one from what they were given.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import OptionError
 from ..fingerprints.sentences import THRESHOLD
@@ -34,12 +34,19 @@ class SearchSettings:
     """How a check searches the web: at most ``queries`` phrase queries (None: one per 300
     characters of the draft, at most 20), the top ``results`` of each, at most ``max_pages``
     pages compared, fetched under ``fetch`` (queries and pages cached in its ``cache_dir``
-    when it is set)."""
+    when it is set).
+
+    The pages a provider names are third-party input: whatever ``fetch.allow_private`` says
+    (it covers the draft and the provider, which may well run on this machine), a result at a
+    loopback, private, link-local or reserved address is fetched only with
+    ``allow_private_results``; without it, the page is recorded as failed with the reason.
+    """
 
     queries: int | None = None
     results: int = RESULTS_PER_QUERY
     max_pages: int = MAX_PAGES
     fetch: FetchOptions = field(default_factory=FetchOptions)
+    allow_private_results: bool = False
 
     def __post_init__(self) -> None:
         queries = self.queries
@@ -55,6 +62,16 @@ class SearchSettings:
                 raise OptionError(
                     option, f"must be a whole number, 1 or more, got {value}", value=value
                 )
+        if not isinstance(self.allow_private_results, bool):
+            raise OptionError(
+                "allow_private_results", "must be True or False", value=self.allow_private_results
+            )
+
+    @property
+    def result_fetch(self) -> FetchOptions:
+        """How the pages the provider names are fetched: ``fetch``, with private addresses
+        allowed only when ``allow_private_results`` says so."""
+        return replace(self.fetch, allow_private=self.allow_private_results)
 
 
 @dataclass(frozen=True)

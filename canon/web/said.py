@@ -79,6 +79,14 @@ LIBRARY_SENTENCES = (
     # why a page found on the web was not compared (canon.uniqueness.web)
     N_("HTTP %(status)s"),
     N_("has %(words)s canonical words under %(profile)s, fewer than k=%(k)s"),
+    # ... a search result at a private address, clause by clause (canon.uniqueness.web)
+    N_("the private or local address %(address)s is not fetched"),
+    N_("%(host)s resolves to the private or local address %(address)s"),
+    N_("%(host)s is a name of this machine"),
+    N_(
+        "a search result at a private or local address is fetched only when private results "
+        "are allowed"
+    ),
     # why a site audit stopped (canon.audit, canon.web.audits): its site at a private address
     # (canon.sources.transport), or its own failure
     N_(

@@ -283,7 +283,8 @@ def web_check_draft(
     """``web_check`` of a draft through a provider of the server's own configuration (a name
     only: an address given in a request is refused), against the server's index too when it
     has one (and ``request.with_index``); pages are fetched under the server's rules (private
-    addresses, size, time).  ``on_progress`` hears of each stage (:class:`WebProgress`)."""
+    addresses, private search results, size, time).  ``on_progress`` hears of each stage
+    (:class:`WebProgress`)."""
     if ":" in request.provider:
         raise FieldError(
             "web: give searxng, yandex or google; this server's configuration holds their "
@@ -297,9 +298,10 @@ def web_check_draft(
         deadline=settings.fetch_deadline,
     )
     options = request.settings
-    options = dataclasses.replace(
-        options, search=dataclasses.replace(options.search, fetch=fetching)
+    search = dataclasses.replace(
+        options.search, fetch=fetching, allow_private_results=settings.allow_private_results
     )
+    options = dataclasses.replace(options, search=search)
     try:
         provider = provider_of(request.provider)
         if settings.index is None or not request.with_index:

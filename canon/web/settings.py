@@ -17,8 +17,10 @@ class ServerSettings:
 
     ``index`` enables checks against that index file (opened read-only unless
     ``allow_index_writes``); ``allow_private`` lets URL fetches reach loopback, private and
-    link-local addresses; ``max_body`` bounds a request body, and a page fetched by URL, in
-    bytes and ``max_text`` a text in characters (413 above either).  Heavy work runs in
+    link-local addresses, and ``allow_private_results`` lets a check against the web fetch the
+    search results found there (the provider's own address may be private either way);
+    ``max_body`` bounds a request body, and a page fetched by URL, in bytes and ``max_text`` a
+    text in characters (413 above either).  Heavy work runs in
     ``workers`` processes, each request's within ``deadline`` seconds, with at most ``queue``
     requests waiting (503 and ``Retry-After`` beyond).  Pages named by URL are fetched in
     ``fetch_threads`` threads of their own, each within ``fetch_deadline`` seconds.  A request
@@ -31,6 +33,7 @@ class ServerSettings:
 
     index: Path | None = None
     allow_private: bool = False
+    allow_private_results: bool = False
     allow_index_writes: bool = False
     max_body: int = 2_000_000
     max_text: int = 200_000

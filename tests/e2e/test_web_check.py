@@ -80,7 +80,9 @@ def web_served(tmp_path_factory: pytest.TempPathFactory, examples_dir: Path) -> 
         patch.setenv("CANON_SEARCH_CONFIG", str(folder / "none.toml"))
         patch.setenv("CANON_SEARXNG_URL", f"http://127.0.0.1:{relay.server_address[1]}")
         try:
-            with uvicorn_serving(create_app(db, allow_private=True, workers=1)) as url:
+            with uvicorn_serving(
+                create_app(db, allow_private=True, allow_private_results=True, workers=1)
+            ) as url:
                 yield WebServed(url, db, stand, relay)
         finally:
             relay.shutdown()
@@ -93,7 +95,9 @@ def web_only(web_served: WebServed) -> Iterator[WebServed]:
     """A second server with the same provider (the relay) and no index: web checks only."""
     from canon.web import create_app
 
-    with uvicorn_serving(create_app(allow_private=True, workers=1)) as url:
+    with uvicorn_serving(
+        create_app(allow_private=True, allow_private_results=True, workers=1)
+    ) as url:
         yield WebServed(url, web_served.db, web_served.stand, web_served.relay)
 
 
@@ -105,7 +109,9 @@ def _expected(served: WebServed) -> canon.WebCheck:
         return web_check(
             DRAFT,
             provider_of(f"searxng:{served.stand.base}"),
-            CheckSettings(search=SearchSettings(queries=QUERIES, fetch=fetching)),
+            CheckSettings(
+                search=SearchSettings(queries=QUERIES, fetch=fetching, allow_private_results=True)
+            ),
             index=index,
         )
 
@@ -208,6 +214,7 @@ def test_a_web_only_server_checks_against_the_web_to_its_result(page, web_only: 
             search=SearchSettings(
                 queries=QUERIES,
                 fetch=FetchOptions(allow_private=True, max_bytes=2_000_000, deadline=20.0),
+                allow_private_results=True,
             )
         ),
     )

@@ -85,6 +85,15 @@ def _env(stand: StandIn, tmp_path: Path) -> dict[str, str]:
     }
 
 
+def _search(**options: object) -> SearchSettings:
+    """The stand-in serves its results from 127.0.0.1: a check fetches them only when
+    private results are allowed."""
+    return SearchSettings(allow_private_results=True, **options)  # type: ignore[arg-type]
+
+
+LOCAL = CheckSettings(search=_search())
+
+
 def _provider(name: str, stand: StandIn, tmp_path: Path):
     spec = f"searxng:{stand.base}" if name == "searxng" else name
     return provider_of(spec, _env(stand, tmp_path))
@@ -168,7 +177,7 @@ def test_the_web_check_finds_the_planted_sources_with_their_fragments(
     name: str, stand: StandIn, tmp_path: Path
 ) -> None:
     found = web_check(
-        DRAFT, _provider(name, stand, tmp_path), CheckSettings(search=SearchSettings(queries=3))
+        DRAFT, _provider(name, stand, tmp_path), CheckSettings(search=_search(queries=3))
     )
     # the queries sent are the check's, quoted phrases of the draft, within the budget
     assert [q for _, q in stand.queries] == [q.query for q in found.queries]
@@ -203,7 +212,7 @@ def test_the_web_check_finds_the_planted_sources_with_their_fragments(
 def test_the_web_verdict_is_the_index_verdict_over_the_same_pages(
     stand: StandIn, tmp_path: Path
 ) -> None:
-    found = web_check(DRAFT, _provider("searxng", stand, tmp_path))
+    found = web_check(DRAFT, _provider("searxng", stand, tmp_path), LOCAL)
     with Index(tmp_path / "pages.canon", create=True) as index:
         pages = [stand.url(p) for p in ("/pages/copy.html", "/pages/rewrite.html",
                                         "/pages/garden.html")]  # fmt: skip
@@ -220,10 +229,10 @@ def test_the_web_verdict_is_the_index_verdict_over_the_same_pages(
 def test_a_recheck_reuses_the_cached_queries_and_pages(stand: StandIn, tmp_path: Path) -> None:
     options = FetchOptions(cache_dir=tmp_path / "cache")
     provider = _provider("yandex", stand, tmp_path)
-    first = web_check(DRAFT, provider, CheckSettings(search=SearchSettings(fetch=options)))
+    first = web_check(DRAFT, provider, CheckSettings(search=_search(fetch=options)))
     sent, pages = len(stand.queries), stand.hits["/pages/copy.html"]
     assert sent == first.sent == len(first.queries) and pages == 1
-    again = web_check(DRAFT, provider, CheckSettings(search=SearchSettings(fetch=options)))
+    again = web_check(DRAFT, provider, CheckSettings(search=_search(fetch=options)))
     assert len(stand.queries) == sent and stand.hits["/pages/copy.html"] == 1
     assert again.sent == 0 and all(q.cached for q in again.queries)
     assert [q.date for q in again.queries] == [q.date for q in first.queries]
@@ -236,7 +245,9 @@ def test_a_recheck_reuses_the_cached_queries_and_pages(stand: StandIn, tmp_path:
 
 def test_excluded_sites_are_neither_fetched_nor_counted(stand: StandIn, tmp_path: Path) -> None:
     found = web_check(
-        DRAFT, _provider("google", stand, tmp_path), CheckSettings(exclude=[r"re:/copy\.html"])
+        DRAFT,
+        _provider("google", stand, tmp_path),
+        CheckSettings(exclude=[r"re:/copy\.html"], search=_search()),
     )
     assert stand.hits["/pages/copy.html"] == 0
     assert "pages/copy.html" not in _sources(found).get("raw", {})
@@ -249,7 +260,7 @@ def test_the_pages_compared_are_capped(stand: StandIn, tmp_path: Path) -> None:
     found = web_check(
         DRAFT,
         _provider("searxng", stand, tmp_path),
-        CheckSettings(search=SearchSettings(max_pages=1)),
+        CheckSettings(search=_search(max_pages=1)),
     )
     assert [p.status for p in found.pages] == ["compared"]
     assert MAX_PAGES >= 10
@@ -260,7 +271,7 @@ def test_web_and_index_make_one_verdict(stand: StandIn, tmp_path: Path) -> None:
     own.write_text(OWN, "utf-8")
     with Index(tmp_path / "mine.canon", create=True) as index:
         add_sources(index, [str(own)])
-        found = web_check(DRAFT, _provider("searxng", stand, tmp_path), index=index)
+        found = web_check(DRAFT, _provider("searxng", stand, tmp_path), LOCAL, index=index)
     names = [p.profile for p in found.result.profiles]
     assert names == ["raw", "lemma", "raw (web)", "lemma (web)"]
     verdict = found.result.verdict
@@ -273,13 +284,13 @@ def test_web_and_index_make_one_verdict(stand: StandIn, tmp_path: Path) -> None:
 
 def test_nothing_found_is_a_unique_draft(stand: StandIn, tmp_path: Path) -> None:
     stand.mode = "nothing"  # Yandex's error 15: no results for the query
-    found = web_check(DRAFT, _provider("yandex", stand, tmp_path))
+    found = web_check(DRAFT, _provider("yandex", stand, tmp_path), LOCAL)
     assert found.pages == () and found.result.profiles == ()
     assert found.result.verdict is not None and found.result.verdict.uniqueness == 1.0
 
 
 def test_the_record_is_plain_data(stand: StandIn, tmp_path: Path) -> None:
-    data = web_check(DRAFT, _provider("searxng", stand, tmp_path)).to_dict()
+    data = web_check(DRAFT, _provider("searxng", stand, tmp_path), LOCAL).to_dict()
     json.dumps(data)
     sources = data["profiles"][0]["sources"]
     assert sources[0]["query"].startswith('"') and sources[0]["fragments"]
@@ -311,7 +322,7 @@ def test_a_refusal_is_one_line_naming_the_provider_and_what_to_do(
 ) -> None:
     stand.mode = mode
     with pytest.raises(SearchError) as caught:
-        web_check(DRAFT, _provider(name, stand, tmp_path))
+        web_check(DRAFT, _provider(name, stand, tmp_path), LOCAL)
     error = caught.value
     assert error.provider == name and error.reason == reason
     assert error.message.startswith(f"{name}: ") and said in error.message
@@ -324,7 +335,7 @@ def test_a_429_is_asked_once_more_after_retry_after(stand: StandIn, tmp_path: Pa
     found = web_check(
         DRAFT,
         _provider("searxng", stand, tmp_path),
-        CheckSettings(search=SearchSettings(queries=2)),
+        CheckSettings(search=_search(queries=2)),
     )
     assert found.sent == 2 and stand.hits["/search"] == 3
     assert found.compared == 3
@@ -356,7 +367,7 @@ def test_settings_come_from_the_config_file(stand: StandIn, tmp_path: Path) -> N
     env = {"CANON_SEARCH_CONFIG": str(config)}
     google = provider_of("google", env)
     assert GOOGLE_KEY not in repr(google)
-    assert web_check(DRAFT, google, CheckSettings(search=SearchSettings(queries=1))).sent == 1
+    assert web_check(DRAFT, google, CheckSettings(search=_search(queries=1))).sent == 1
     assert provider_of("searxng", env).identity == f"searxng:{stand.base}"
     assert provider_of("google", env | {"CANON_GOOGLE_CX": "other"}).identity == "google:other"
 
@@ -380,22 +391,18 @@ def test_an_unreachable_provider_is_one_line(tmp_path: Path) -> None:
         port = sock.getsockname()[1]
     provider = provider_of(f"searxng:http://127.0.0.1:{port}", {})
     with pytest.raises(SearchError) as caught:
-        web_check(DRAFT, provider, CheckSettings(search=SearchSettings(queries=1)))
+        web_check(DRAFT, provider, CheckSettings(search=_search(queries=1)))
     assert caught.value.reason == "unreachable" and "cannot be reached" in caught.value.message
 
 
 def test_the_keys_go_in_headers_only(stand: StandIn, tmp_path: Path) -> None:
-    web_check(
-        DRAFT, _provider("yandex", stand, tmp_path), CheckSettings(search=SearchSettings(queries=1))
-    )
+    web_check(DRAFT, _provider("yandex", stand, tmp_path), CheckSettings(search=_search(queries=1)))
     asked = [h for h in stand.headers if "Authorization" in h]
     assert asked and all(h["Authorization"] == f"Api-Key {YANDEX_KEY}" for h in asked)
     page_requests = [h for h in stand.headers if "Authorization" not in h]
     assert page_requests  # pages are fetched without the key
     stand.headers.clear()
-    web_check(
-        DRAFT, _provider("google", stand, tmp_path), CheckSettings(search=SearchSettings(queries=1))
-    )
+    web_check(DRAFT, _provider("google", stand, tmp_path), CheckSettings(search=_search(queries=1)))
     assert stand.paths and not any(GOOGLE_KEY in path for path in stand.paths)
     assert sum(h.get("X-goog-api-key") == GOOGLE_KEY for h in stand.headers) == 1
 
@@ -412,14 +419,17 @@ def test_canon_check_web_finds_the_planted_sources(stand: StandIn, tmp_path: Pat
     draft = tmp_path / "draft.txt"
     draft.write_text(DRAFT, "utf-8")
     env = _env(stand, tmp_path)
-    code, out, _ = _run(["check", str(draft), "--web", f"searxng:{stand.base}"], env)
+    code, out, _ = _run(
+        ["check", str(draft), "--web", f"searxng:{stand.base}", "--allow-private-results"], env
+    )
     assert code == 0
     assert "copied 4" in out and stand.url("/pages/copy.html") in out
     assert re.search(r"Web: searxng: \d queries sent, 3 pages compared, 2 failed", out)
     assert f"not compared: {stand.url('/pages/gone.html')}: HTTP 404" in out
     assert f'{stand.url("/pages/rewrite.html")} ← "' in out
     before = len(stand.queries)
-    code, out, _ = _run(["check", str(draft), "--web", "google", "--queries", "2", "--json"], env)
+    code, out, _ = _run(["check", str(draft), "--web", "google", "--queries", "2", "--json",
+                      "--allow-private-results"], env)  # fmt: skip
     data = json.loads(out)
     assert code == 0 and data["web"]["queries_sent"] == 2 == len(stand.queries) - before
     assert stand.queries[-1][0] == "google" and data["web"]["provider"] == "google"
@@ -467,7 +477,7 @@ def test_api_check_with_a_web_provider(
     for name, value in _env(stand, tmp_path).items():
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("CANON_SEARXNG_URL", stand.base)
-    with TestClient(create_app(allow_private=True, workers=1)) as client:
+    with TestClient(create_app(allow_private_results=True, workers=1)) as client:
         answer = client.post("/api/check", json={"draft": DRAFT, "web": "searxng", "queries": 2})
         assert answer.status_code == 200, answer.text
         data = answer.json()

@@ -325,6 +325,41 @@ def test_an_ipv4_inside_ipv6_is_judged_as_itself(v4: ipaddress.IPv4Address) -> N
     assert is_private(local_nat64)
 
 
+def _sweep(block: str) -> list[ipaddress.IPv6Address]:
+    """The first and last address of ``block`` and a spread of addresses between."""
+    network = ipaddress.IPv6Network(block)
+    step = max(1, (network.num_addresses - 1) // 64)
+    spread = range(int(network[0]), int(network[-1]) + 1, step)
+    return [*map(ipaddress.IPv6Address, spread), network[-1]]
+
+
+@pytest.mark.parametrize("block", ["3fff::/20", "5f00::/16"])
+def test_reserved_ipv6_blocks_are_private_throughout(block: str) -> None:
+    """RFC 9637 documentation and RFC 9602 SRv6 SIDs: never on the internet."""
+    for address in _sweep(block):
+        assert is_private(address) and is_private(str(address)), str(address)
+
+
+SAMPLE_V4 = {
+    "127.0.0.1": True, "10.0.0.1": True, "169.254.169.254": True, "192.168.0.7": True,
+    "100.64.0.1": True, "0.0.0.0": True, "240.0.0.1": True, "8.8.8.8": False,
+    "93.184.216.34": False,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("prefix", [0xFFFF << 32, 0xFFFF << 48], ids=["mapped", "translated"])
+def test_ipv4_mapped_and_translated_blocks_are_judged_by_their_ipv4(prefix: int) -> None:
+    """``::ffff:0:0/96`` (IPv4-mapped) and ``::ffff:0:0:0/96`` (IPv4-translated, RFC 2765)
+    are as private as the IPv4 address they carry, across the whole block."""
+    for v4, private in SAMPLE_V4.items():
+        v6 = ipaddress.IPv6Address(prefix | int(ipaddress.IPv4Address(v4)))
+        assert is_private(v6) is private and is_private(str(v6)) is private, str(v6)
+    block = ipaddress.IPv6Network((prefix, 96))
+    for v6 in _sweep(str(block)):
+        v4 = ipaddress.IPv4Address(int(v6) & 0xFFFFFFFF)
+        assert is_private(v6) is (not v4.is_global or v4.is_multicast), str(v6)
+
+
 # --------------------------------------------------------------------------- cache
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ...errors import CanonError
 from .hits import Answer, Hit, Provider
+from .secrets import url_secrets
 
 if TYPE_CHECKING:
     import httpx
@@ -37,6 +38,10 @@ class Google(Provider):
     api_key: str = field(repr=False)
     endpoint: str = ENDPOINT
     name: str = "google"
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        return (self.api_key, *url_secrets(self.endpoint))
 
     @property
     def identity(self) -> str:

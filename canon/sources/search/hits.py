@@ -2,29 +2,36 @@
 
 A provider builds its request and reads its answer; :meth:`Provider.search` sends it with the
 fetch options' timeouts, asks once more after a 429 or 503, and turns what goes wrong on the
-way (no connection, a timeout, an answer too large) into one-line
-:class:`~canon.errors.SearchError` messages that name the provider and never its key.
+way (no connection, a timeout, an answer too large or nested too deep) into one-line
+:class:`~canon.errors.SearchError` messages that name the provider and never its key: every
+message and every result's title and snippet has the configuration's secrets masked, and a
+result whose URL carries one is dropped.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ...errors import SearchError
+from ...errors import FetchError, SearchError
 from ...records import record_dict
-from ..fetch import USER_AGENT, FetchOptions
+from ..fetch import FetchOptions
 from ..headers import retry_after
+from .bounded import TooDeep, load_json
+from .exchange import Answer, exchange
+from .secrets import redacted
 
 if TYPE_CHECKING:
     import httpx
 
-__all__ = ["MAX_ANSWER_BYTES", "MAX_RETRY_WAIT", "Answer", "Hit", "Provider", "client_for"]
+    from ..transport import Deadline
 
-MAX_ANSWER_BYTES = 5_000_000  # a search answer larger than this is refused
+__all__ = ["MAX_ANSWER_BYTES", "MAX_RETRY_WAIT", "Answer", "Hit", "Provider"]
+
+MAX_ANSWER_BYTES = 2_000_000  # a search answer larger than this is refused (10 times the
+# largest real one: a hundred Yandex results with their passages)
 MAX_RETRY_WAIT = 10.0  # seconds waited at most before asking again after a 429 or 503
 _RETRIED = frozenset({429, 503})
 
@@ -41,15 +48,6 @@ class Hit:
         return record_dict(self)
 
 
-@dataclass(frozen=True)
-class Answer:
-    """A provider's HTTP answer: its status, headers and (decoded) body."""
-
-    status: int
-    headers: httpx.Headers
-    body: bytes = b""
-
-
 class Provider(ABC):
     """A search engine reached over HTTP.  ``name`` names it in messages; ``identity`` tells
     apart the caches of two configurations of it (an instance's URL, a folder, an engine id)
@@ -61,6 +59,11 @@ class Provider(ABC):
     @abstractmethod
     def identity(self) -> str: ...
 
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The credentials of its configuration, never shown (:mod:`.secrets`)."""
+        return ()
+
     @abstractmethod
     def request(self, query: str, count: int) -> httpx.Request:
         """The HTTP request that asks for the top ``count`` results of ``query``."""
@@ -69,63 +72,100 @@ class Provider(ABC):
     def hits(self, answer: Answer) -> list[Hit]:
         """The results of an answer, or a SearchError saying why there are none."""
 
-    def search(self, client: httpx.Client, query: str, count: int) -> list[Hit]:
-        """The top ``count`` results of ``query`` (fewer when the engine finds fewer).  An
-        answer of 429 or 503 is asked once more, after what ``Retry-After`` says (at most
-        :data:`MAX_RETRY_WAIT` seconds) or a second."""
-        answer = self.send(client, self.request(query, count))
+    def search(self, query: str, count: int, options: FetchOptions) -> list[Hit]:
+        """The top ``count`` results of ``query`` (fewer when the engine finds fewer), asked
+        within ``options.deadline`` seconds (each wait within its timeouts as well).  An
+        answer of 429 or 503 is asked once more, within the same deadline, after what
+        ``Retry-After`` says (at most :data:`MAX_RETRY_WAIT` seconds) or a second."""
+        from ..transport import Deadline
+
+        deadline = Deadline(options.deadline)
+        answer = self.send(self.request(query, count), options, deadline)
         if answer.status in _RETRIED:
             wait = retry_after(answer.headers.get("retry-after", ""), 1.0, MAX_RETRY_WAIT)
+            if wait >= deadline.remaining():
+                raise self._late(deadline)
             time.sleep(wait)
-            answer = self.send(client, self.request(query, count))
+            answer = self.send(self.request(query, count), options, deadline)
         found = self.hits(answer)
-        return [h for h in found if h.url.lower().startswith(("http://", "https://"))][:count]
+        return [self._shown(h) for h in found if self._fetchable(h.url)][:count]
 
-    def send(self, client: httpx.Client, request: httpx.Request) -> Answer:
-        import httpx
+    def _fetchable(self, url: str) -> bool:
+        """An http(s) URL that does not carry one of the secrets (fetching it would hand the
+        secret to its site)."""
+        url_ok = url.lower().startswith(("http://", "https://"))
+        return url_ok and redacted(url, self.secrets) == url
+
+    def _shown(self, hit: Hit) -> Hit:
+        title, snippet = redacted(hit.title, self.secrets), redacted(hit.snippet, self.secrets)
+        return Hit(hit.url, title, snippet)
+
+    def send(self, request: httpx.Request, options: FetchOptions, deadline: Deadline) -> Answer:
+        """``request``'s answer, all of it within ``deadline`` (:mod:`.exchange`); what goes
+        wrong on the way is a one-line SearchError."""
+        import httpcore
+
+        from ..transport import DeadlinePassed, Refusal
 
         try:
-            response = client.send(request, stream=True)
-            try:
-                body = bytearray()
-                for chunk in response.iter_bytes():
-                    body += chunk
-                    if len(body) > MAX_ANSWER_BYTES:
-                        raise self.error(
-                            f"the answer is over {MAX_ANSWER_BYTES:,} bytes; "
-                            "check that the endpoint is the provider's",
-                            "bad-answer",
-                        )
-            finally:
-                response.close()
-        except httpx.TimeoutException:
+            return exchange(request, options, deadline, MAX_ANSWER_BYTES)
+        except (DeadlinePassed, TimeoutError):
+            raise self._late(deadline) from None
+        except FetchError as exc:
+            if exc.reason == "too-large":
+                raise self._too_large() from None
+            raise self.error(
+                f"sent an answer canon cannot read ({exc.reason})", "bad-answer"
+            ) from None
+        except httpcore.TimeoutException:
             raise self.error(
                 "no answer in time; check that it runs, or allow more time", "unreachable"
             ) from None
-        except httpx.HTTPError as exc:
+        except Refusal as exc:  # no address for its host
+            raise self.error(
+                f"{exc.message}; check its address and that it runs", "unreachable"
+            ) from None
+        except (httpcore.NetworkError, httpcore.ProtocolError) as exc:
             raise self.error(
                 f"cannot be reached ({type(exc).__name__}); check its address and that it runs",
                 "unreachable",
             ) from None
-        return Answer(response.status_code, response.headers, bytes(body))
+
+    def _late(self, deadline: Deadline) -> SearchError:
+        return self.error(
+            f"no complete answer within the {deadline.seconds:g}-second deadline; "
+            "check that it runs, or allow more time",
+            "unreachable",
+        )
+
+    def _too_large(self) -> SearchError:
+        return self.error(
+            f"the answer is over {MAX_ANSWER_BYTES:,} bytes; "
+            "check that the endpoint is the provider's",
+            "bad-answer",
+        )
+
+    def too_deep(self, exc: TooDeep) -> SearchError:
+        return self.error(
+            f"the answer is nested deeper than {exc.limit} levels; "
+            "check that the endpoint is the provider's",
+            "bad-answer",
+        )
 
     def error(self, message: str, reason: str) -> SearchError:
-        return SearchError(self.name, message, reason=reason)
+        """A SearchError naming the provider; whatever the message quotes, its secrets are
+        ``***``."""
+        return SearchError(self.name, redacted(message, self.secrets), reason=reason)
 
     def json_of(self, answer: Answer) -> Any:
+        """The answer's JSON, its nesting bounded (:mod:`.bounded`) before it is parsed."""
         try:
-            return json.loads(answer.body)
+            return load_json(answer.body)
+        except TooDeep as exc:
+            raise self.too_deep(exc) from None
         except ValueError:
             raise self.error(
                 f"answered HTTP {answer.status} with something that is not JSON; "
                 "check that the address is the provider's API",
                 "bad-answer",
             ) from None
-
-
-def client_for(options: FetchOptions) -> httpx.Client:
-    """An HTTP client for provider requests: the fetch options' timeouts, no redirects."""
-    import httpx
-
-    timeout = httpx.Timeout(options.read_timeout, connect=options.connect_timeout)
-    return httpx.Client(timeout=timeout, follow_redirects=False, headers={"User-Agent": USER_AGENT})

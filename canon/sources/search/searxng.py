@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .hits import Answer, Hit, Provider
+from .secrets import shown_url, url_secrets
 
 if TYPE_CHECKING:
     import httpx
@@ -30,7 +31,11 @@ class SearXNG(Provider):
 
     @property
     def identity(self) -> str:
-        return f"searxng:{self.url.rstrip('/')}"
+        return f"searxng:{shown_url(self.url).rstrip('/')}"
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        return url_secrets(self.url)
 
     def request(self, query: str, count: int) -> httpx.Request:
         import httpx
@@ -54,26 +59,26 @@ class SearXNG(Provider):
         ]
 
     def _check_status(self, answer: Answer) -> None:
-        status = answer.status
+        status, url = answer.status, shown_url(self.url)
         if status == 403:
             raise self.error(
-                f"{self.url} refuses format=json (HTTP 403); add json to search.formats in "
+                f"{url} refuses format=json (HTTP 403); add json to search.formats in "
                 "the instance's settings.yml and restart it",
                 "refused",
             )
         if status == 429:
             raise self.error(
-                f"{self.url} limits this client (HTTP 429); wait, or turn off server.limiter "
+                f"{url} limits this client (HTTP 429); wait, or turn off server.limiter "
                 "in the instance's settings.yml",
                 "rate-limit",
             )
         if status == 404:
             raise self.error(
-                f"{self.url} has no /search (HTTP 404); give the instance's base address",
+                f"{url} has no /search (HTTP 404); give the instance's base address",
                 "bad-answer",
             )
         if status >= 400:
             raise self.error(
-                f"{self.url} answered HTTP {status}; check the instance's log",
+                f"{url} answered HTTP {status}; check the instance's log",
                 "unreachable" if status >= 500 else "refused",
             )

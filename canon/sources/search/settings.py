@@ -28,11 +28,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ...errors import OptionError, SearchError
+from ...errors import FetchError, OptionError, SearchError
 from . import google, yandex
 from .google import Google
 from .hits import Provider
 from .searxng import SearXNG
+from .secrets import shown_url
 from .yandex import Yandex
 
 __all__ = ["PROVIDERS", "config_path", "provider_of"]
@@ -90,11 +91,16 @@ class _Settings:
 
 
 def _http_url(value: str, setting: str) -> str:
+    """``value`` when it is an http(s) URL; the refusal shows it without its credentials."""
+    shown = shown_url(value)
     if not value.lower().startswith(("http://", "https://")):
-        raise OptionError(setting, f"must be an http(s):// address, got {value!r}", value=value)
+        raise OptionError(setting, f"must be an http(s):// address, got {shown!r}", value=shown)
     from ..urls import parse_url
 
-    parse_url(value)  # refuses what is no URL, in one line
+    try:
+        parse_url(value)  # refuses what is no URL, in one line
+    except FetchError:
+        raise OptionError(setting, f"must be a usable URL, got {shown!r}", value=shown) from None
     return value
 
 

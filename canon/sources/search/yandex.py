@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...errors import CanonError
+from .bounded import TooDeep, load_xml
 from .hits import Answer, Hit, Provider
+from .secrets import url_secrets
 
 if TYPE_CHECKING:
     import httpx
@@ -43,6 +45,10 @@ class Yandex(Provider):
     endpoint: str = ENDPOINT
     search_type: str = "SEARCH_TYPE_RU"
     name: str = "yandex"
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        return (self.api_key, *url_secrets(self.endpoint))
 
     @property
     def identity(self) -> str:
@@ -88,9 +94,10 @@ class Yandex(Provider):
     def _from_xml(self, xml: bytes) -> list[Hit]:
         from lxml import etree
 
-        parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
         try:
-            root = etree.fromstring(xml, parser)
+            root = load_xml(xml)
+        except TooDeep as exc:
+            raise self.too_deep(exc) from None
         except etree.XMLSyntaxError:
             raise self.error("rawData is not an XML document", "bad-answer") from None
         error = root.find("response/error")

@@ -21,11 +21,12 @@ from ...sources.documents import Document, page_document
 from ...sources.fetch import FetchOptions
 from ...sources.fetchall import fetch_all
 from ...sources.search.cache import QueryCache
-from ...sources.search.hits import Hit, Provider, client_for
+from ...sources.search.hits import Hit, Provider
 from ..exclusion import Exclusion
 from .queries import Query
 
 __all__ = [
+    "PRIVATE_RESULT",
     "Asked",
     "Found",
     "PageRecord",
@@ -39,6 +40,9 @@ __all__ = [
 _TRACKING = frozenset({"yclid", "gclid", "fbclid", "_openstat", "ysclid", "from", "ref"})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 PER_HOST = 2  # pages of one site fetched at once, at most
+PRIVATE_RESULT = (
+    "a search result at a private or local address is fetched only when private results are allowed"
+)
 
 
 @dataclass(frozen=True)
@@ -108,23 +112,23 @@ def ask_all(
     on_answer: Callable[[], None] | None = None,
 ) -> tuple[list[Asked], list[tuple[Query, list[Hit]]]]:
     """Each query's top ``results`` hits, from the cache when it has them, else asked of
-    the provider (and kept); a provider's error stops the run (answers so far are kept).
+    the provider (and kept), each query within ``options.deadline``; a provider's error stops
+    the run (answers so far are kept).
     ``on_answer`` is called after each query."""
     asked: list[Asked] = []
     answers: list[tuple[Query, list[Hit]]] = []
-    with client_for(options) as client:
-        for query in queries:
-            kept = cache.get(provider.identity, query.text, results) if cache else None
-            if kept is not None:
-                hits, date, cached = list(kept.hits), kept.date, True
-            else:
-                hits = provider.search(client, query.text, results)
-                date = cache.put(provider.identity, query.text, results, hits) if cache else ""
-                cached = False
-            asked.append(Asked(query.text, query.start, query.end, len(hits), cached, date))
-            answers.append((query, hits))
-            if on_answer is not None:
-                on_answer()
+    for query in queries:
+        kept = cache.get(provider.identity, query.text, results) if cache else None
+        if kept is not None:
+            hits, date, cached = list(kept.hits), kept.date, True
+        else:
+            hits = provider.search(query.text, results, options)
+            date = cache.put(provider.identity, query.text, results, hits) if cache else ""
+            cached = False
+        asked.append(Asked(query.text, query.start, query.end, len(hits), cached, date))
+        answers.append((query, hits))
+        if on_answer is not None:
+            on_answer()
     return asked, answers
 
 
@@ -173,11 +177,15 @@ def fetch_pages(
 
 
 def _reason(exc: CanonError) -> str:
-    """The error's message without the URL it starts with."""
+    """The error's message without the URL it starts with; for a result at a private
+    address, what it found and that such results are fetched only when allowed."""
     message = exc.message
     source = getattr(exc, "source", None)
     if source and message.startswith(f"{source}: "):
-        return message[len(source) + 2 :]
+        message = message[len(source) + 2 :]
+    if isinstance(exc, FetchError) and exc.reason == "private-address":
+        found = message.split("; ", 1)[0]
+        return f"{found}; {PRIVATE_RESULT}"
     return message
 
 

@@ -161,7 +161,8 @@ def web_check(
     asked, answers = ask_all(provider, chosen, search.results, options, cache, on_answer=answered)
     found, excluded = candidates(answers, Exclusion(settings.exclude), search.max_pages)
     say(WebProgress("fetching", 0, len(found)))
-    documents, failed = fetch_pages(found, options, on_page=_counter("fetching", len(found), say))
+    fetching = _counter("fetching", len(found), say)
+    documents, failed = fetch_pages(found, search.result_fetch, on_page=fetching)
     say(WebProgress("checking"))
     ours = check(text, index, settings, name=name) if index is not None else None
     pages = replace(settings, profiles=None, common=None, similar=None)

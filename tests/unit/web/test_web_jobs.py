@@ -65,7 +65,9 @@ def env(stand: StandIn, tmp_path_factory: pytest.TempPathFactory) -> Iterator[No
 
 @pytest.fixture(scope="module")
 def client(db: Path, env: None) -> Iterator[TestClient]:
-    with TestClient(create_app(db, allow_private=True, workers=1)) as running:
+    with TestClient(
+        create_app(db, allow_private=True, allow_private_results=True, workers=1)
+    ) as running:
         yield running
 
 
@@ -85,7 +87,7 @@ def _finished(client: TestClient, where: str, seconds: float = 90) -> tuple[dict
 def _reference(db: Path, stand: StandIn, **options) -> canon.WebCheck:
     fetching = FetchOptions(allow_private=True, max_bytes=2_000_000, deadline=20.0)
     with canon.Index(db, readonly=True) as index:
-        search = SearchSettings(queries=QUERIES, fetch=fetching)
+        search = SearchSettings(queries=QUERIES, fetch=fetching, allow_private_results=True)
         settings = CheckSettings(search=search, **options)
         return web_check(DRAFT, provider_of(f"searxng:{stand.base}"), settings, index=index)
 
@@ -100,7 +102,7 @@ def test_web_check_reports_its_stages_in_order(stand: StandIn) -> None:
     found = web_check(
         DRAFT,
         searxng,
-        CheckSettings(search=SearchSettings(queries=3, fetch=options)),
+        CheckSettings(search=SearchSettings(queries=3, fetch=options, allow_private_results=True)),
         on_progress=heard.append,
     )
     stages = list(dict.fromkeys(p.stage for p in heard))
@@ -113,7 +115,9 @@ def test_web_check_reports_its_stages_in_order(stand: StandIn) -> None:
     assert fetching == [(n, pages) for n in range(pages + 1)] and pages >= 4
     assert heard[-1] == WebProgress("checking")
     quiet = web_check(
-        DRAFT, searxng, CheckSettings(search=SearchSettings(queries=3, fetch=options))
+        DRAFT,
+        searxng,
+        CheckSettings(search=SearchSettings(queries=3, fetch=options, allow_private_results=True)),
     )
     assert quiet.result.verdict == found.result.verdict  # the callback changes nothing
 
@@ -164,7 +168,9 @@ def test_a_job_without_the_index_is_the_web_alone(
         DRAFT,
         provider_of(f"searxng:{stand.base}"),
         CheckSettings(
-            search=SearchSettings(queries=QUERIES, fetch=FetchOptions(allow_private=True))
+            search=SearchSettings(
+                queries=QUERIES, fetch=FetchOptions(allow_private=True), allow_private_results=True
+            )
         ),
     )
     assert last["result"]["verdict"]["uniqueness"] == pytest.approx(alone.result.verdict.uniqueness)
@@ -180,7 +186,9 @@ def test_a_provider_error_is_a_russian_message_naming_the_provider(
         closed.bind(("127.0.0.1", 0))
         port = closed.getsockname()[1]
     monkeypatch.setenv("CANON_SEARXNG_URL", f"http://127.0.0.1:{port}")  # nobody listens
-    with TestClient(create_app(db, allow_private=True, workers=1)) as client:
+    with TestClient(
+        create_app(db, allow_private=True, allow_private_results=True, workers=1)
+    ) as client:
         started = client.post("/api/check/jobs", json={"draft": DRAFT, "web": "searxng"})
         assert started.status_code == 202
         last, _ = _finished(client, started.json()["status"])
@@ -214,8 +222,8 @@ def test_the_queue_is_bounded(db: Path, env: None, monkeypatch: pytest.MonkeyPat
         silent.bind(("127.0.0.1", 0))
         silent.listen(8)
         monkeypatch.setenv("CANON_SEARXNG_URL", f"http://127.0.0.1:{silent.getsockname()[1]}")
-        app = create_app(db, allow_private=True, workers=1, web_jobs=1, web_queue=1,
-                         fetch_deadline=5.0)  # fmt: skip
+        app = create_app(db, allow_private=True, allow_private_results=True, workers=1,
+                         web_jobs=1, web_queue=1, fetch_deadline=5.0)  # fmt: skip
         with TestClient(app) as client:
             body = {"draft": DRAFT, "web": "searxng", "queries": 1}
             first, second = (client.post("/api/check/jobs", json=body) for _ in range(2))
@@ -360,7 +368,9 @@ def test_every_library_sentence_has_its_russian_and_says_its_figures() -> None:
 @pytest.fixture(scope="module")
 def web_only(env: None) -> Iterator[TestClient]:
     """A server with SearXNG configured (the stand-in) and no index."""
-    with TestClient(create_app(allow_private=True, workers=1)) as running:
+    with TestClient(
+        create_app(allow_private=True, allow_private_results=True, workers=1)
+    ) as running:
         yield running
 
 
@@ -410,7 +420,9 @@ def test_a_web_only_job_runs_to_the_result_of_web_check(
         DRAFT,
         provider_of(f"searxng:{stand.base}"),
         CheckSettings(
-            search=SearchSettings(queries=QUERIES, fetch=FetchOptions(allow_private=True))
+            search=SearchSettings(
+                queries=QUERIES, fetch=FetchOptions(allow_private=True), allow_private_results=True
+            )
         ),
     )
     expected = f"{alone.result.verdict.uniqueness * 100:.1f}%"

@@ -279,7 +279,6 @@ class Fetcher:
             private=private in self._backend.private,
         )
 
-
     @staticmethod
     def _left(url: str, target: str, status: int) -> Page:
         """The page of a fetch that ends at a redirect it may not follow."""

@@ -292,16 +292,20 @@ def _ignorable_actions(text: str) -> dict[int, str]:
 
 
 _SPACES = re.compile(r"\s+")
+_WORD_HYPHENS = re.compile(r"(?<=\w)-(?=\w)")
 _CHARS_PER_SPACE = 12  # a text with a space for fewer characters keeps its spaces whole
 
 
 def typed_for_spaces(text: str, between: int) -> bool:
     """Whether a text with ``between`` runs of invisible characters between word characters
     typed them for its spaces: they outnumber its spaces (and are more than two), and its
-    spaces are too few for its length (one in :data:`_CHARS_PER_SPACE` characters or fewer).
-    A text with its spaces whole put them inside its words (``сло␣во дру␣го␣е``)."""
+    spaces and hyphens between words are too few for its length (one in
+    :data:`_CHARS_PER_SPACE` characters or fewer).  A text with its spaces whole put them
+    inside its words (``сло␣во дру␣го␣е``, ``сло␣во-дру␣гое``)."""
     spaces = len(_SPACES.findall(text))
-    return between > max(spaces, 2) and len(text) > _CHARS_PER_SPACE * spaces
+    if between <= max(spaces, 2):
+        return False
+    return len(text) > _CHARS_PER_SPACE * (spaces + len(_WORD_HYPHENS.findall(text)))
 
 
 def _between_word_chars(text: str, start: int, end: int) -> bool:

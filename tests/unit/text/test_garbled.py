@@ -104,14 +104,15 @@ def test_latin_letters_with_other_tricks_are_read_in_russian_or_volapuk(
     assert list(canon.canonicalize(text, "lemma").tokens) == words
 
 
-def test_invisible_characters_put_inside_words_of_a_spaced_text_part_no_words() -> None:
+@pytest.mark.parametrize("gap", [" ", "-"])  # word pairs joined by hyphens: no fewer gaps
+def test_invisible_characters_put_inside_words_of_a_spaced_text_part_no_words(gap: str) -> None:
     # two in every word outnumber the spaces, but the spaces are whole: put inside, not for
-    text = (
-        "Пр\ufe0fой\u034fдут Се\ufe0fми Из\ufe0fра\u034fиля го\ufe0fро\u034fдах в Санкт-Петербурге."
-    )
-    assert list(canon.canonicalize(text, "lemma").tokens) == list(
-        canon.canonicalize("Пройдут семи Израиля городах в Санкт-Петербурге.", "lemma").tokens
-    )
+    # them, so на␣ход␣или is находили, not на ходили
+    words = ["вы\ufe0fсту\u034fпили", "за\ufe0fяв\u034fили", "по\ufe0fдпи\u034fсали",
+             "на\ufe0fход\u034fили"]  # fmt: skip
+    text = f"{words[0]}{gap}{words[1]} {words[2]}{gap}{words[3]} в Санкт-Петербурге."
+    clean = f"выступили{gap}заявили подписали{gap}находили в Санкт-Петербурге."
+    assert canon.canonicalize(text, "lemma").tokens == canon.canonicalize(clean, "lemma").tokens
 
 
 def test_every_pair_of_letter_tricks_is_read() -> None:

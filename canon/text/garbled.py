@@ -95,6 +95,7 @@ _MIN_LATIN = 4  # the fewest letters of a word read from Latin letters spaced ap
 _MIN_SIGNED = 4  # the fewest letters and digits of a Latin piece read with signs inside
 _SHORT_ENGLISH = 3  # letters of a short word: English-looking, but Russian among Russian ones
 _DOMAIN = regex.compile(r"\.(?:[A-Za-z]{2,3}|info|онлайн|рф)$", regex.IGNORECASE)
+_PUT_IN = regex.compile(r"[а-яё]['’][а-яё]|[а-яё]{2}\d[а-яё]|[а-яё]\d[а-яё]{2}")
 _POINTS = regex.compile(r"[.,:]+")  # inside a piece, no space after: may stand for a letter
 _JOINERS = frozenset("'’-\u2010\u2011")  # inside a Latin word: ь, ъ, a hyphen
 _EARLY = 0.5  # what a beginning may cost beyond its share: a sign for its first letters
@@ -326,6 +327,8 @@ def _suspect(piece: str, mode: LatinMode = _PLAIN) -> int:
     letters or digits (theirs, unless letters spaced apart are around it), 0 otherwise.  A
     piece of ASCII alone is theirs too, unless ``latin`` (Latin words of the text may be
     Russian ones) and signs stand between its letters (``g@nHym``, ``tak>|<e``)."""
+    if _PUT_IN.search(piece):  # до'ма, до0ма: an apostrophe or a digit put in a Russian word
+        return 2
     if _CLEAN.fullmatch(piece):
         return 2 if mode.latin and _point_inside(piece) else 0
     if piece.isascii():

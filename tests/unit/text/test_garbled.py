@@ -37,6 +37,8 @@ def _recovered(altered: str) -> float:
         ("pροgοlzhαyuτ", "продолжают"),  # volapuk with Greek look-alikes
         ("раʺ̀змˑ️еˌщʷѐниˀ️яˈ", "размещения"),  # marks, a variation selector, ѐ
         ("Μи️нисτρ", "министр"),
+        ("ми'нистр", "министр"),  # an apostrophe put in
+        ("мин0истр", "министр"),  # a digit put in
     ],
 )
 def test_a_word_with_stacked_tricks_is_read_and_reported(garbled: str, word: str) -> None:
@@ -74,6 +76,7 @@ def test_spaced_letters_and_invisible_gaps_with_tricks_inside_are_words(
         "сети 2G, 3G и 4G LTE, Tele2 и концепт-тизер с KB, AT&T и R&D",
         "2 ст. л. масла и 3 ч. л. соли",  # abbreviations: no word runs across their points
         "Пишут Znak.com, URA.RU, tut.by и Накануне.RU; R.I.P, сказал A.S.Pushkin",
+        "Прогресс-М27М, ТУ-154 и д'Артаньян",
     ],
 )
 def test_clean_text_is_left_as_typed(text: str) -> None:

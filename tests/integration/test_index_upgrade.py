@@ -243,6 +243,7 @@ def test_upgrade_keeps_every_answer(old_index) -> None:
         tables = {n for (n,) in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         assert tables == set(TABLES)
         assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert _canon("index", "verify", str(db)).returncode == 0  # checksums, totals: all there
     texts, size, shingles = recounted(db)
     with Index(db) as index:
         stats = index.stats()  # the running totals, counted once by the upgrade

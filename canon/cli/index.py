@@ -229,9 +229,9 @@ def index_verify(db: Path, as_json: bool) -> None:
             click.echo(str(problem))
     count = len(found.problems)
     said = "sound" if found.sound else f"{count} problem{'s' if count > 1 else ''}"
-    click.echo(
-        f"{db}: {found.documents} documents, {found.segments} segments checked: {said}", err=True
-    )
+    documents = f"{found.documents} document{'s' if found.documents != 1 else ''}"
+    segments = f"{found.segments} segment{'s' if found.segments != 1 else ''}"
+    click.echo(f"{db}: {documents}, {segments} checked: {said}", err=True)
     if not found.sound:
         sys.exit(Outcome.BAD_INPUT)
 

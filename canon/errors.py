@@ -173,7 +173,8 @@ class IndexFileError(CanonError):
     ``disk-full``, ``corrupt``, ``busy``, ``unreadable``, ``sqlite``.  ``remedy``, when the
     message ends with what to do, says it as a code a front can name its own way: ``create``
     (no such index yet), ``upgrade`` (an older schema, migrated in place), ``rebuild`` (too old
-    to migrate: a new index from the same sources).
+    to migrate: a new index from the same sources), ``verify`` (damaged: a check of the whole
+    index lists every problem).
     """
 
     def __init__(

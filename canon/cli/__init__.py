@@ -61,6 +61,7 @@ _INDEX_COMMANDS = {
     "create": "canon index add",
     "upgrade": "canon index upgrade",
     "rebuild": "canon index add",
+    "verify": "canon index verify",
 }
 
 

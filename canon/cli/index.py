@@ -1,4 +1,5 @@
-"""canon index add, remove, list, stats, optimize and upgrade: building and inspecting an index."""
+"""canon index add, remove, list, stats, optimize, verify and upgrade: building and inspecting an
+index."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ..index.schema import SCHEMA_VERSION
 from ..index.settings import AddSettings, IndexRules
 from ..index.store import Index
 from ..index.upgrade import upgrade
+from ..index.verify import verify
 from ..report.model.numbers import index_rows
 from . import cli
 from .options import (
@@ -209,10 +211,35 @@ def index_optimize(db: Path) -> None:
     )
 
 
+@index_group.command("verify")
+@_DB
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+def index_verify(db: Path, as_json: bool) -> None:
+    """Check the whole index DB and list every problem, one a line (exit 2 if there is one).
+
+    It checks the SQLite file, every segment file against the checksum its manifest keeps,
+    each segment's document ids, the manifest against the files present, and that each
+    document's postings are all there.
+    """
+    found = verify(db)
+    if as_json:
+        click.echo(json.dumps(found.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        for problem in found.problems:
+            click.echo(str(problem))
+    count = len(found.problems)
+    said = "sound" if found.sound else f"{count} problem{'s' if count > 1 else ''}"
+    documents = f"{found.documents} document{'s' if found.documents != 1 else ''}"
+    segments = f"{found.segments} segment{'s' if found.segments != 1 else ''}"
+    click.echo(f"{db}: {documents}, {segments} checked: {said}", err=True)
+    if not found.sound:
+        sys.exit(Outcome.BAD_INPUT)
+
+
 @index_group.command("upgrade")
 @_DB
 def index_upgrade(db: Path) -> None:
-    """Migrate an index made by an older canon (schema version 3) in place.
+    """Migrate an index made by an older canon (schema version 3 to 5) in place.
 
     Its postings move from the SQLite file into segment files beside it; an interrupted
     upgrade leaves the old index, and running the command again finishes it.

@@ -23,13 +23,18 @@ sentence blobs, the segment manifest) and, beside it, the folder ``NAME-segments
 postings segments:
 
 - ``segments``: a segment's files (sorted NumPy arrays of hashes and document ids), written,
-  fsynced, locked and mapped; orphans deleted when nobody holds them.
+  fsynced and locked; orphans deleted when nobody holds them.
+- ``checksums``: the xxh3 digests of a segment's files, taken as they are written.
+- ``mapping``: a listed segment checked (checksums, document ids) the first time a process
+  opens it, then mapped and held.
+- ``damage``: the one error a damaged segment or manifest is refused with.
 - ``manifest``: the SQLite side: which segments and tombstones make the index, document ids,
-  the generation counter.
-- ``snapshot``: a reader's view: one manifest's segments mapped and held; lookups.
+  the generation counter, each stream's postings counted.
+- ``snapshot``: a reader's view: one manifest's segments checked, mapped and held; lookups.
 - ``merging``: the tiered merge policy, merges, the background merger, ``optimize``.
-- ``upgrade``: a version-3 or 4 file (postings, bands or lemma tables in SQLite) migrated in
-  place.
+- ``verify``: the whole index checked, every problem listed.
+- ``upgrade``: a version-3, 4 or 5 file (postings, bands or lemma tables in SQLite; segments
+  without checksums) migrated in place.
 """
 
 from .ingest import AddReport, add_sources

@@ -169,6 +169,12 @@ def _check_path(path: Path, create: bool, readonly: bool) -> None:
                 path, "cannot create the index here (the folder is read-only)", "read-only"
             )
         return
+    if not path.is_file():  # a FIFO would block SQLite's open until someone wrote to it
+        raise _refuse(
+            path,
+            "is not a regular file (a FIFO, a device or a socket); give an index file",
+            "not-an-index",
+        )
     if not os.access(path, os.R_OK):
         raise _refuse(path, "cannot read the index (permission denied)", "unreadable")
     if not readonly and not (_writable(path) and _writable(folder)):

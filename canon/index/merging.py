@@ -6,7 +6,8 @@ lemmas) has :data:`MERGE_FACTOR` segments of one tier, the oldest of them are me
 ``log8(postings / batch)`` times over the life of the index, and a stream keeps fewer than
 ``MERGE_FACTOR`` segments a tier, so a lookup searches a few dozen sorted arrays at most.
 
-A merge maps its segments (held, so no cleaner deletes them) and streams them into the merged
+A merge maps its segments (held, so no cleaner deletes them; checked against their checksums
+and document ranges unless this process has checked them already) and streams them into the merged
 segment a hash range at a time (about :data:`CHUNK_ROWS` postings in memory, whatever the
 segments' size), dropping the postings of tombstoned documents; it fsyncs the new segment, then
 swaps it for its inputs in one short transaction, which also drops the tombstones no segment
@@ -35,7 +36,8 @@ import numpy as np
 
 from .connection import open_index, transaction
 from .manifest import Manifest, listed_names, prune_tombstones, read_manifest, replace_segments
-from .segments import Mapped, SegmentInfo, Staged, clean, ensure_folder, open_segment
+from .mapping import Mapped, open_segment
+from .segments import SegmentInfo, Staged, clean, ensure_folder
 
 __all__ = ["MERGE_FACTOR", "Merger", "OptimizeReport", "merge", "merge_due", "optimize", "plan"]
 

@@ -1,6 +1,6 @@
 """An SQLite file → a canon index: the tables, the marks of the format, creating and checking them.
 
-Layout (schema version 5; ``PRAGMA application_id`` marks a canon index).  The postings are
+Layout (schema version 6; ``PRAGMA application_id`` marks a canon index).  The postings are
 not in this file: they are immutable segment files in the folder beside it
 (:mod:`canon.index.segments`), three streams per profile (shingle hashes, LSH band keys,
 content lemmas); this file keeps their manifest.
@@ -20,14 +20,16 @@ content lemmas); this file keeps their manifest.
   under the same key: a table of its own, so that the sentences of a check's candidates are
   read without the rest of their rows.
 - ``segments``: the manifest of the postings segments: each file's name, profile, kind (which
-  stream), rows and the range of document ids it holds.  A segment is listed in the same
+  stream), rows, the range of document ids it holds and the checksum of its two files
+  (:mod:`canon.index.checksums`; version 6).  A segment is listed in the same
   transaction that stores its documents (or, for a merged one, drops the segments it replaces).
 - ``tombstones``: per stream, ids of removed documents whose postings some listed segment of
   the stream still holds; lookups skip them, merges drop their postings, and a tombstone goes
   once the merge that dropped them leaves no other segment of its stream covering its id.
 - ``state``: counters: ``next_doc`` (document ids are never given out twice, so a tombstone
-  never hides a later document) and ``generation`` (bumped by every manifest change, so a
-  reader knows when its snapshot is stale).
+  never hides a later document), ``generation`` (bumped by every manifest change, so a
+  reader knows when its snapshot is stale) and running totals (``total:…``: stored texts, each
+  profile's shingles, each stream's postings, so a lost manifest row shows).
 
 A content lemma's document frequency is the number of its live postings in the lemma stream
 (counted by binary search, never stored), so adding a document writes no row at a random
@@ -51,6 +53,7 @@ from ..errors import IndexFileError
 
 __all__ = [
     "APPLICATION_ID",
+    "CHECKSUM_DDL",
     "KIND_DDL",
     "PAGE_SIZE",
     "PROFILE_SLOTS",
@@ -75,8 +78,9 @@ __all__ = [
     "unpack_text",
 ]
 
-SCHEMA_VERSION = 5  # 2: signatures, bands, hash blobs, sampling; 3: texts, sentences;
-# 4: shingle segments; 5: band and lemma segments, sentences in a table of their own
+SCHEMA_VERSION = 6  # 2: signatures, bands, hash blobs, sampling; 3: texts, sentences;
+# 4: shingle segments; 5: band and lemma segments, sentences in a table of their own;
+# 6: segment checksums, each stream's postings counted
 UPGRADABLE = 3  # the oldest version the upgrade migrates
 APPLICATION_ID = 0x63616E6E  # "cann"
 # Pages of 16 KB: a document's rows (a few KB each) pack two or three to a page, where pages of
@@ -98,7 +102,7 @@ CREATE TABLE tombstones (
 """
 
 # The tables version 4 added (``canon index upgrade`` creates them in a version-3 file), with
-# the column version 5 added to ``segments`` (:data:`KIND_DDL` in a version-4 file).
+# the columns versions 5 and 6 added to ``segments`` (:data:`KIND_DDL`, :data:`CHECKSUM_DDL`).
 SEGMENTS_DDL = (
     """
 CREATE TABLE segments (
@@ -107,7 +111,8 @@ CREATE TABLE segments (
     rows INTEGER NOT NULL,
     first_doc INTEGER NOT NULL,
     last_doc INTEGER NOT NULL,
-    kind INTEGER NOT NULL DEFAULT 0
+    kind INTEGER NOT NULL DEFAULT 0,
+    checksum TEXT NOT NULL DEFAULT ''
 ) WITHOUT ROWID;
 """
     + TOMBSTONES_DDL
@@ -120,6 +125,8 @@ CREATE TABLE state (
 )
 
 KIND_DDL = "ALTER TABLE segments ADD COLUMN kind INTEGER NOT NULL DEFAULT 0"
+# The column version 6 added to ``segments`` (in a version-4 or 5 file).
+CHECKSUM_DDL = "ALTER TABLE segments ADD COLUMN checksum TEXT NOT NULL DEFAULT ''"
 
 # What version 5 added (``canon index upgrade`` creates it in older files).
 V5_DDL = """

@@ -1,4 +1,4 @@
-"""Postings → immutable segment files beside the index: written, locked, mapped, deleted.
+"""Postings → immutable segment files beside the index: written, locked, deleted.
 
 A segment holds postings of one *stream* — a profile's shingle hashes, its LSH band keys or its
 content lemmas (:data:`SHINGLES`, :data:`BANDS`, :data:`LEMMAS`) — as two NumPy arrays of one
@@ -6,7 +6,9 @@ length, sorted by key (a key's documents in id order): ``NAME.hashes.npy`` (litt
 keys) and ``NAME.docs.npy`` (little-endian uint32 document ids), 12 bytes a posting.  Readers
 map both files (``np.load(mmap_mode="r")``) and find a draft's hashes with ``np.searchsorted``.
 A file is never changed once written: merging writes a new segment and the manifest (the SQLite
-``segments`` table) swaps the old ones for it in one transaction.
+``segments`` table) swaps the old ones for it in one transaction.  The manifest keeps the
+checksum of both files, taken as they are written (:mod:`canon.index.checksums`); reading
+them, checked, is :mod:`canon.index.mapping`'s.
 
 A segment's files are written and fsynced, and the folder fsynced, before the transaction that
 lists them commits; a file the manifest does not list is an *orphan* (left by a crash, a failed
@@ -32,6 +34,7 @@ import errno
 import fcntl
 import os
 import secrets
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -41,28 +44,33 @@ from typing import BinaryIO
 import numpy as np
 
 from ..errors import IndexFileError
+from .checksums import Digesting, join
+from .damage import damaged
 
 __all__ = [
     "BANDS",
     "DOCS",
     "HASHES",
     "LEMMAS",
+    "MAX_DOC",
     "SHINGLES",
-    "Mapped",
     "SegmentInfo",
     "Staged",
     "clean",
     "ensure_folder",
     "folder_lock",
     "folder_of",
-    "open_segment",
+    "index_of",
+    "open_regular",
+    "os_error",
+    "segment_names",
     "sort_postings",
 ]
 
 HASHES = ".hashes.npy"
 DOCS = ".docs.npy"
 _LOCK = "lock"
-_MAX_DOC = 2**32 - 1  # document ids are stored as uint32
+MAX_DOC = 2**32 - 1  # document ids are stored as uint32
 
 # What a segment's keys are (the manifest's ``kind``): each profile has a stream of each kind.
 SHINGLES = 0  # shingle hashes
@@ -80,6 +88,7 @@ class SegmentInfo:
     first_doc: int
     last_doc: int
     kind: int = SHINGLES
+    checksum: str = ""  # the digests of its two files (:mod:`canon.index.checksums`)
 
     @property
     def stream(self) -> tuple[int, int]:
@@ -92,6 +101,11 @@ def folder_of(path: Path) -> Path:
     return Path(f"{path}-segments")
 
 
+def index_of(folder: Path) -> Path:
+    """The index file of the segment folder ``folder``: the inverse of :func:`folder_of`."""
+    return Path(str(folder).removesuffix("-segments"))
+
+
 def _fsync_dir(folder: Path) -> None:
     fd = os.open(folder, os.O_RDONLY)
     try:
@@ -100,7 +114,7 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _os_error(path: Path, exc: OSError, writing: bool) -> IndexFileError:
+def os_error(path: Path, exc: OSError, writing: bool) -> IndexFileError:
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return IndexFileError(
             f"{path}: cannot write: the disk is full; free some space, then run the command "
@@ -132,16 +146,53 @@ def ensure_folder(path: Path) -> Path:
             _fsync_dir(folder)
             _fsync_dir(folder.parent)
     except OSError as exc:
-        raise _os_error(path, exc, writing=True) from exc
+        raise os_error(path, exc, writing=True) from exc
     return folder
+
+
+_KINDS = {
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFDIR: "a folder",
+}
+
+
+def _not_regular(path: Path, file: Path, mode: int) -> IndexFileError:
+    kind = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+    if file.name == _LOCK:
+        return IndexFileError(
+            f"{path}: the lock file {file} is {kind}, not a regular file; delete it (the next "
+            "command that writes the index makes a new one)",
+            path=path,
+            reason="unreadable",
+        )
+    return damaged(path, f"segment file {file} is {kind}, not a regular file")
+
+
+def open_regular(path: Path, file: Path) -> int:
+    """``file`` (of the index ``path``) open for reading, if it is a regular file: a FIFO, a
+    device or a socket in its place is refused, never opened (a FIFO would block the open
+    until someone writes to it).  ``FileNotFoundError`` if it is not there."""
+    mode = os.stat(file).st_mode  # before the open: opening a device may do something
+    if not stat.S_ISREG(mode):
+        raise _not_regular(path, file, mode)
+    fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    mode = os.fstat(fd).st_mode  # the file may have been replaced in between
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise _not_regular(path, file, mode)
+    return fd
 
 
 @contextmanager
 def folder_lock(folder: Path, exclusive: bool) -> Iterator[None]:
     """The folder's lock, held for the block; none if the folder has no lock file (an index
-    on storage nobody can write: nothing there is deleted either)."""
+    on storage nobody can write: nothing there is deleted either).  A lock file that is no
+    regular file (a FIFO) is refused: opening it could wait for ever."""
     try:
-        fd = os.open(folder / _LOCK, os.O_RDONLY)
+        fd = open_regular(index_of(folder), folder / _LOCK)
     except OSError:
         yield
         return
@@ -161,27 +212,30 @@ def sort_postings(hashes: np.ndarray, docs: np.ndarray) -> tuple[np.ndarray, np.
 # ------------------------------------------------------------------ writing
 
 
-def _header(out: BinaryIO, dtype: str, rows: int) -> None:
+def _header(out: Digesting, dtype: str, rows: int) -> None:
     header = {"descr": dtype, "fortran_order": False, "shape": (rows,)}
     np.lib.format.write_array_header_1_0(out, header)  # what np.save writes for such arrays
 
 
 def _write_columns(
     rows: int, chunks: Iterable[tuple[np.ndarray, np.ndarray]], hashes: BinaryIO, docs: BinaryIO
-) -> None:
-    """The two ``.npy`` files of a segment, chunk after chunk, flushed and fsynced."""
-    _header(hashes, "<u8", rows)
-    _header(docs, "<u4", rows)
+) -> str:
+    """The two ``.npy`` files of a segment, chunk after chunk, flushed and fsynced; their
+    checksum, of the bytes written."""
+    hashes_out, docs_out = Digesting(hashes), Digesting(docs)
+    _header(hashes_out, "<u8", rows)
+    _header(docs_out, "<u4", rows)
     written = 0
     for chunk_hashes, chunk_docs in chunks:
-        hashes.write(np.ascontiguousarray(chunk_hashes, dtype="<u8").data)
-        docs.write(np.ascontiguousarray(chunk_docs, dtype="<u4").data)
+        hashes_out.write(np.ascontiguousarray(chunk_hashes, dtype="<u8").data)
+        docs_out.write(np.ascontiguousarray(chunk_docs, dtype="<u4").data)
         written += len(chunk_hashes)
     if written != rows:
         raise ValueError(f"a segment of {rows} postings was given {written}")
     for out in (docs, hashes):
         out.flush()
         os.fsync(out.fileno())
+    return join(hashes_out.hexdigest(), docs_out.hexdigest())
 
 
 @dataclass
@@ -210,9 +264,9 @@ class Staged:
         """A new segment of ``rows`` postings given in consecutive sorted ``(hashes, docs)``
         chunks (their documents within ``doc_range``), so a merge never holds all of them;
         fsynced with its folder, locked until the context ends."""
-        if doc_range[1] > _MAX_DOC:
+        if doc_range[1] > MAX_DOC:
             raise IndexFileError(
-                f"{self.path}: the index has given out more than {_MAX_DOC:,} document ids; "
+                f"{self.path}: the index has given out more than {MAX_DOC:,} document ids; "
                 "build a new index from its sources",
                 path=self.path,
                 reason="full",
@@ -224,20 +278,19 @@ class Staged:
                 fd = os.open(self.folder / f"{name}{HASHES}", flags, 0o666)
                 fcntl.flock(fd, fcntl.LOCK_EX)
         except OSError as exc:
-            raise _os_error(self.path, exc, writing=True) from exc
+            raise os_error(self.path, exc, writing=True) from exc
         profile_id, kind = stream
-        info = SegmentInfo(name, profile_id, rows, *doc_range, kind=kind)
-        self.written.append((info, fd))
+        self.written.append((SegmentInfo(name, profile_id, rows, *doc_range, kind=kind), fd))
         try:
             with (
                 open(self.folder / f"{name}{DOCS}", "xb") as docs_out,
                 os.fdopen(os.dup(fd), "wb") as hashes_out,
             ):
-                _write_columns(rows, chunks, hashes_out, docs_out)
+                checksum = _write_columns(rows, chunks, hashes_out, docs_out)
             _fsync_dir(self.folder)
         except OSError as exc:
-            raise _os_error(self.path, exc, writing=True) from exc
-        return info
+            raise os_error(self.path, exc, writing=True) from exc
+        return SegmentInfo(name, profile_id, rows, *doc_range, kind=kind, checksum=checksum)
 
     def __enter__(self) -> Staged:
         return self
@@ -256,70 +309,11 @@ def _unlink(folder: Path, name: str) -> None:
             (folder / f"{name}{suffix}").unlink()
 
 
-# ------------------------------------------------------------------ reading
-
-
-@dataclass
-class Mapped:
-    """A segment mapped for lookups, held (shared lock) until :meth:`close`."""
-
-    info: SegmentInfo
-    hashes: np.ndarray
-    docs: np.ndarray
-    fd: int
-
-    def close(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
-
-
-def _damaged(path: Path, name: str, what: str) -> IndexFileError:
-    return IndexFileError(
-        f"{path}: is damaged: segment {name} {what}; build a new index from its sources",
-        path=path,
-        reason="corrupt",
-    )
-
-
-def _load(path: Path, file: Path, dtype: str, rows: int, name: str) -> np.ndarray:
-    try:
-        array: np.ndarray = np.load(file, mmap_mode="r", allow_pickle=False)
-    except (ValueError, EOFError, OSError) as exc:
-        if isinstance(exc, FileNotFoundError):
-            raise
-        raise _damaged(path, name, f"cannot be read ({exc})") from None
-    if array.dtype != np.dtype(dtype) or array.shape != (rows,):
-        raise _damaged(path, name, f"holds {array.dtype} {array.shape}, not {rows} postings")
-    return array
-
-
-def open_segment(path: Path, folder: Path, info: SegmentInfo) -> Mapped:
-    """Map a listed segment and hold it.  ``FileNotFoundError`` if it is gone (a reader of an
-    old manifest; the caller reads the manifest again)."""
-    try:
-        fd = os.open(folder / f"{info.name}{HASHES}", os.O_RDONLY)
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        raise _os_error(path, exc, writing=False) from exc
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH)
-        hashes = _load(path, folder / f"{info.name}{HASHES}", "<u8", info.rows, info.name)
-        docs = _load(path, folder / f"{info.name}{DOCS}", "<u4", info.rows, info.name)
-    except FileNotFoundError:
-        os.close(fd)
-        raise _damaged(path, info.name, "has lost a file") from None
-    except BaseException:
-        os.close(fd)
-        raise
-    return Mapped(info, hashes, docs, fd)
-
-
 # ------------------------------------------------------------------ deleting
 
 
-def _names(folder: Path) -> set[str]:
+def segment_names(folder: Path) -> set[str]:
+    """The names of the segments whose files are in ``folder``, listed or not."""
     found = set()
     for entry in os.listdir(folder):
         for suffix in (HASHES, DOCS):
@@ -331,7 +325,7 @@ def _names(folder: Path) -> set[str]:
 def _try_lock(folder: Path, name: str) -> int | None:
     """The segment's exclusive lock if nobody holds it (``-1``: it has no hashes file)."""
     try:
-        fd = os.open(folder / f"{name}{HASHES}", os.O_RDONLY)
+        fd = open_regular(index_of(folder), folder / f"{name}{HASHES}")
     except FileNotFoundError:
         return -1
     try:
@@ -352,7 +346,7 @@ def clean(path: Path, listed: Callable[[], set[str]]) -> int:
     try:
         with folder_lock(folder, exclusive=True):
             locked = {}
-            for name in _names(folder):
+            for name in segment_names(folder):
                 fd = _try_lock(folder, name)
                 if fd is not None:
                     locked[name] = fd
@@ -368,5 +362,5 @@ def clean(path: Path, listed: Callable[[], set[str]]) -> int:
             if deleted:
                 _fsync_dir(folder)
     except OSError as exc:
-        raise _os_error(path, exc, writing=True) from exc
+        raise os_error(path, exc, writing=True) from exc
     return deleted

@@ -2,7 +2,10 @@
 
 A snapshot is read in one SQLite transaction (the segments and the tombstones of one
 moment) and holds every segment it maps with a shared lock, so no merge deletes a file under
-it.  The lookups of an open :class:`~canon.index.store.Index` go through its snapshot, which is
+it.  Before a lookup reads anything, the manifest is checked (its rows add up to the postings
+written, their documents are ids given out) and each segment too, the first time this process
+opens it (:mod:`canon.index.mapping`): a damaged index is refused, never answered from.
+The lookups of an open :class:`~canon.index.store.Index` go through its snapshot, which is
 read again when the manifest's generation has moved on (another process added or merged).
 """
 
@@ -14,11 +17,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import IndexFileError
-from .manifest import Manifest, generation, read_manifest
-from .segments import Mapped, folder_lock, folder_of, open_segment
+from .damage import damaged
+from .manifest import Manifest, generation, inconsistencies, read_manifest
+from .mapping import Mapped, open_segment
+from .segments import folder_lock, folder_of
 
-__all__ = ["Snapshot", "is_stale", "load_snapshot"]
+__all__ = ["Snapshot", "check_manifest", "is_stale", "load_snapshot"]
 
 _RETRIES = 20  # manifests read again when a listed file was just merged away
 
@@ -165,22 +169,27 @@ def _open_all(path: Path, folder: Path, manifest: Manifest) -> dict[tuple[int, i
     return mapped
 
 
+def check_manifest(path: Path, manifest: Manifest) -> None:
+    """Refuse a manifest whose rows cannot be right (:func:`~.manifest.inconsistencies`)."""
+    found = inconsistencies(manifest)
+    if found:
+        raise damaged(path, found[0])
+
+
 def load_snapshot(db: sqlite3.Connection, path: Path) -> Snapshot:
-    """The current manifest with its segments mapped and held."""
+    """The current manifest with its segments mapped, checked and held."""
     folder = folder_of(path)
+    missing = ""
     for _ in range(_RETRIES):
         with folder_lock(folder, exclusive=False):
             manifest = read_manifest(db)
+            check_manifest(path, manifest)
             try:
                 return Snapshot(manifest, _open_all(path, folder, manifest))
-            except FileNotFoundError:
+            except FileNotFoundError as exc:
+                missing = str(exc.filename)
                 continue  # merged away and deleted since this manifest: read the new one
-    raise IndexFileError(
-        f"{path}: is damaged: a segment its manifest lists is missing from {folder}; "
-        "build a new index from its sources",
-        path=path,
-        reason="corrupt",
-    )
+    raise damaged(path, f"the segment file {missing}, which its manifest lists, is missing")
 
 
 def is_stale(db: sqlite3.Connection, snapshot: Snapshot) -> bool:

@@ -9,7 +9,8 @@ page, a full disk, a lock held too long) reaches the caller as one
 
 Postings are looked up in a :class:`~canon.index.snapshot.Snapshot`: the segments of one
 manifest, mapped and held until the manifest changes (checked before each lookup) or the index
-is closed.  A writer's open deletes the orphan segments left by crashes.
+is closed; a damaged segment or manifest is refused there.  A writer's open checks the
+manifest, then deletes the orphan segments left by crashes.
 """
 
 from __future__ import annotations
@@ -27,12 +28,12 @@ from ..profile import Profile
 from . import lemmas, lookups, merging, writes
 from .connection import open_index, reading, transaction
 from .lookups import DocumentRow, IndexStats
-from .manifest import listed_names
+from .manifest import listed_names, read_manifest
 from .merging import OptimizeReport
 from .rules import IndexedProfile, read_profiles, register_profiles
 from .schema import SCHEMA_VERSION
 from .segments import BANDS, LEMMAS, SHINGLES, Staged, clean, ensure_folder, folder_of
-from .snapshot import Snapshot, is_stale, load_snapshot
+from .snapshot import Snapshot, check_manifest, is_stale, load_snapshot
 from .writes import Prepared
 
 __all__ = [
@@ -60,10 +61,15 @@ class Index:
         if not readonly:
             try:
                 self._folder = ensure_folder(self.path)
+                self._check_manifest()  # before cleaning: a segment whose row was lost stays
                 self.clean()
             except BaseException:
                 self._db.close()
                 raise
+
+    def _check_manifest(self) -> None:
+        with self._reading():
+            check_manifest(self.path, read_manifest(self._db))
 
     def close(self) -> None:
         self._drop_snapshot()

@@ -1,7 +1,12 @@
-"""A version-3 or version-4 index → version 5 in place: postings moved into segments, crash-safe.
+"""A version-3, 4 or 5 index → version 6 in place: postings moved into segments, checksummed.
 
-What a version-5 index keeps in segments is already in the older file in another form, so the
-segments are written from it, a run of documents at a time, and fsynced:
+Version 6 keeps a checksum of each segment's files in the manifest and a running total of each
+stream's postings.  A version-5 file gets both: the checksums are taken of its segment files as
+they are (each first checked to hold what its row says: dtype, length, document range), the
+totals counted from the manifest.
+
+What a version-5 index keeps in segments is already in a version-3 or 4 file in another form,
+so for those the segments are written from it, a run of documents at a time, and fsynced:
 
 - shingle postings (version 3 kept them in a table) from the documents' sorted hash blobs
   (``doc_profiles.hashes``, exactly the postings each document has);
@@ -10,11 +15,12 @@ segments are written from it, a run of documents at a time, and fsynced:
   common lemmas, the blobs hold every one).
 
 Then one transaction, under the write lock, creates the new tables (and the manifest's ``kind``
-column), moves the ``doc_profiles`` rows into the keyed table of version 5 and their sentence
-blobs into ``doc_sentences``, lists the segments, drops the old
-tables and marks the file version 5.  A kill before that commit leaves the old file and
-unlisted segment files (deleted when the upgrade is run again); after it, a version-5 index.
-The freed pages are then given back (``VACUUM``) and the segments merged by the tiered policy.
+and ``checksum`` columns), moves the ``doc_profiles`` rows into the keyed table of version 5
+and their sentence blobs into ``doc_sentences``, lists the segments, drops the old tables and
+marks the file version 6.  A kill before that commit leaves the old file and unlisted segment
+files (deleted when the upgrade is run again); after it, a version-6 index.  The freed pages
+are then given back (``VACUUM``, after a version 3 or 4) and the segments merged by the tiered
+policy.
 """
 
 from __future__ import annotations
@@ -28,10 +34,12 @@ import numpy as np
 
 from ..fingerprints.sentences import SentenceSets
 from .connection import open_file, reading, use_wal, write_error
-from .manifest import add_segments, add_totals, take_doc_ids
+from .manifest import add_segments, add_totals, recount_postings, take_doc_ids
+from .mapping import checksum_of
 from .merging import merge_due
 from .schema import (
     APPLICATION_ID,
+    CHECKSUM_DDL,
     KIND_DDL,
     PROFILE_SLOTS,
     SCHEMA_VERSION,
@@ -51,6 +59,7 @@ from .segments import (
     Staged,
     clean,
     ensure_folder,
+    folder_of,
     sort_postings,
 )
 
@@ -162,8 +171,21 @@ def _recounted(db: sqlite3.Connection) -> dict[str, int]:
     return found
 
 
+def _checksums(db: sqlite3.Connection, path: Path) -> None:
+    """A checksum for each segment an older version listed without one."""
+    folder = folder_of(path)
+    rows = db.execute(
+        "SELECT name, profile_id, rows, first_doc, last_doc, kind FROM segments WHERE checksum = ''"
+    ).fetchall()
+    for row in rows:
+        info = SegmentInfo(*row)
+        checksum = checksum_of(path, folder, info)
+        db.execute("UPDATE segments SET checksum = ? WHERE name = ?", (checksum, info.name))
+
+
 def _to_version_5(db: sqlite3.Connection, staged: Staged, version: int) -> list[SegmentInfo]:
-    """The steps of the migration, inside its transaction; the segments it wrote."""
+    """The steps from version 3 or 4 to the tables of version 5 (with the manifest's column
+    of version 6); the segments they wrote."""
     written = []
     if version == 3:
         written += _from_blobs(db, staged, "hashes", unblob, SHINGLES)
@@ -171,6 +193,8 @@ def _to_version_5(db: sqlite3.Connection, staged: Staged, version: int) -> list[
         db.execute("DROP TABLE postings")
     else:
         db.execute(KIND_DDL)
+        db.execute(CHECKSUM_DDL)
+        _checksums(db, staged.path)  # the shingle segments version 4 wrote
         _tombstones_by_stream(db)
     written += _from_bands(db, staged)
     written += _from_blobs(db, staged, "sentences", _lemmas, LEMMAS)
@@ -184,12 +208,24 @@ def _to_version_5(db: sqlite3.Connection, staged: Staged, version: int) -> list[
     return written
 
 
+def _to_current(db: sqlite3.Connection, staged: Staged, version: int) -> list[SegmentInfo]:
+    """The steps of the migration, inside its transaction; the segments it wrote."""
+    written = []
+    if version < 5:
+        written = _to_version_5(db, staged, version)
+    else:
+        db.execute(CHECKSUM_DDL)
+        _checksums(db, staged.path)
+    recount_postings(db)
+    return written
+
+
 def _migrate(db: sqlite3.Connection, path: Path, version: int) -> tuple[int, int]:
     """The migration's one transaction; ``(documents, segments)``."""
     with Staged(path, ensure_folder(path)) as staged:
         db.execute("BEGIN IMMEDIATE")
         try:
-            written = _to_version_5(db, staged, version)
+            written = _to_current(db, staged, version)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             documents = db.execute("SELECT count(*) FROM documents").fetchone()[0]
             db.execute("COMMIT")
@@ -220,7 +256,8 @@ def upgrade(path: str | Path) -> UpgradeReport:
         except sqlite3.Error as exc:
             raise write_error(path, exc) from exc
         with reading(path):
-            db.execute("VACUUM")  # the dropped tables' pages back to the file system
+            if version < 5:
+                db.execute("VACUUM")  # the dropped tables' pages back to the file system
             merge_due(db, path)
     finally:
         db.close()

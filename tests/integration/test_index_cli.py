@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -11,8 +12,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import psutil
 import pytest
+import xxhash
 from command import CANON, run_cli
 from corpora import make_corpus
 
@@ -238,3 +241,135 @@ def test_two_adds_on_a_new_index_at_once(tmp_path: Path) -> None:
         assert [code for code, _ in outcomes] == [0, 0], outcomes
         assert all("added 5, replaced 0" in err for _, err in outcomes), outcomes
         assert _count(db) == 10
+
+
+# ---------------------------------------------------------------- canon index verify and damage
+
+
+@pytest.fixture(scope="module")
+def sound(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An index of 10 documents (raw and lemma), one removed: every stream, tombstones too."""
+    folder = tmp_path_factory.mktemp("sound")
+    docs = make_corpus(folder / "docs", 10, seed=9)
+    db = folder / "sound.db"
+    added = run_cli("index", "add", db, folder / "docs", "--batch", "5", "--workers", "1")
+    assert added.returncode == 0, added.stderr
+    assert run_cli("index", "remove", db, sorted(docs)[2]).returncode == 0
+    return db
+
+
+@pytest.fixture
+def copy(sound: Path, tmp_path: Path) -> Path:
+    db = tmp_path / "copy.db"
+    shutil.copyfile(sound, db)
+    shutil.copytree(f"{sound}-segments", f"{db}-segments")
+    return db
+
+
+def _segment(db: Path, kind: int = 0) -> str:
+    return _row(db, kind)[0]
+
+
+def _row(db: Path, kind: int) -> tuple[str, int]:
+    """The name and profile id of the first segment of ``kind``."""
+    with sqlite3.connect(db) as raw:
+        query = "SELECT name, profile_id FROM segments WHERE kind = ? ORDER BY first_doc, name"
+        name, profile_id = raw.execute(query, (kind,)).fetchone()
+    return str(name), int(profile_id)
+
+
+def _verified(db: Path) -> tuple[int, list[str]]:
+    ran = run_cli("index", "verify", db)
+    assert "Traceback" not in ran.stderr and ran.stderr.count("\n") == 1
+    return ran.returncode, ran.stdout.splitlines()
+
+
+def test_verify_a_sound_index_exits_0(sound: Path, tmp_path: Path) -> None:
+    ran = run_cli("index", "verify", sound)
+    assert (ran.returncode, ran.stdout) == (0, ""), ran.stderr
+    assert ran.stderr == f"{sound}: 9 documents, 10 segments checked: sound\n"
+    found = json.loads(run_cli("index", "verify", sound, "--json").stdout)
+    assert (found["sound"], found["documents"], found["problems"]) == (True, 9, [])
+    # and after what rewrites segments: an add, a merge of everything, a removal applied
+    db = tmp_path / "more.db"
+    shutil.copyfile(sound, db)
+    shutil.copytree(f"{sound}-segments", f"{db}-segments")
+    make_corpus(tmp_path / "more", 3, seed=10)
+    assert run_cli("index", "add", db, tmp_path / "more", "--workers", "1").returncode == 0
+    assert run_cli("index", "optimize", db).returncode == 0
+    assert run_cli("index", "verify", db).returncode == 0
+
+
+def test_verify_names_a_segment_overwritten_in_place(copy: Path, examples: Path) -> None:
+    file = Path(f"{copy}-segments") / f"{_segment(copy)}.hashes.npy"
+    data = bytearray(file.read_bytes())
+    data[-8:] = bytes(8)  # the last key: same size, other bytes
+    file.write_bytes(data)
+    code, lines = _verified(copy)
+    assert code == 2
+    assert lines == [f"{file}: does not match its checksum (it was changed after it was written)"]
+    checked = run_cli("check", examples / "rewrite.txt", "--index", copy)
+    assert checked.returncode == 2 and checked.stderr == (
+        f"canon: error: {copy}: is damaged: segment file {file} does not match its checksum (it "
+        "was changed after it was written); build a new index from its sources, and list all "
+        "that is damaged with 'canon index verify'\n"
+    )
+
+
+def test_verify_names_document_ids_out_of_range(copy: Path) -> None:
+    name = _segment(copy, 1)  # a band key segment
+    file = Path(f"{copy}-segments") / f"{name}.docs.npy"
+    docs = np.load(file, mmap_mode="r+")
+    docs[-1] = 70_000
+    docs.flush()
+    del docs
+    with sqlite3.connect(copy) as raw:  # its checksum made to match: the ids alone are wrong
+        query = "SELECT checksum FROM segments WHERE name = ?"
+        (checksum,) = raw.execute(query, (name,)).fetchone()
+        fixed = checksum[:32] + xxhash.xxh3_128(file.read_bytes()).hexdigest()
+        raw.execute("UPDATE segments SET checksum = ? WHERE name = ?", (fixed, name))
+    code, lines = _verified(copy)
+    assert code == 2 and len(lines) == 1
+    assert lines[0].startswith(f"{file}: holds document ids 1..70000, outside the 1..5 of its ")
+    assert lines[0].endswith("manifest row and the 1..10 the index has given out")
+
+
+def test_verify_names_a_lost_manifest_row(copy: Path) -> None:
+    name, profile_id = _row(copy, 0)
+    with sqlite3.connect(copy) as raw:
+        raw.execute("DELETE FROM segments WHERE name = ?", (name,))
+    code, lines = _verified(copy)
+    assert code == 2
+    assert lines[0].startswith(f"{copy}-segments/{name}: a segment no manifest row lists")
+    assert "manifest: the manifest lists" in lines[1] and "a segment's row was lost" in lines[1]
+    stream = f"profile {profile_id}'s shingle stream"
+    assert lines[2].startswith(f"manifest: the segments of {stream} do not hold the postings")
+    assert len(lines) == 3
+
+
+def test_verify_names_a_missing_file_and_a_stream_left_short(copy: Path) -> None:
+    name = _segment(copy, 2)  # the lemma profile's content lemmas
+    missing = Path(f"{copy}-segments") / f"{name}.docs.npy"
+    missing.unlink()
+    code, lines = _verified(copy)
+    assert (code, lines) == (2, [f"{missing}: listed in the manifest, and missing"])
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_as_the_lock_file_is_one_line_at_once(copy: Path, examples: Path) -> None:
+    lock = Path(f"{copy}-segments") / "lock"
+    lock.unlink()
+    os.mkfifo(lock)
+    started = time.monotonic()
+    ran = subprocess.run(
+        [*CANON, "check", str(examples / "rewrite.txt"), "--index", str(copy)],
+        capture_output=True,
+        text=True,
+        timeout=30,  # the process once waited on the FIFO for ever
+    )
+    assert time.monotonic() - started < 20
+    assert ran.returncode == 2 and ran.stdout == ""
+    assert ran.stderr == (
+        f"canon: error: {copy}: the lock file {lock} is a FIFO, not a regular file; delete it "
+        "(the next command that writes the index makes a new one)\n"
+    )

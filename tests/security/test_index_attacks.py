@@ -62,6 +62,17 @@ def overwritten_postings(good: Path, bad: Path) -> None:
         segment.write_bytes(b"\xa5" * segment.stat().st_size)
 
 
+def overwritten_in_place(good: Path, bad: Path) -> None:
+    """A few bytes of each segment's keys overwritten, the files' sizes and headers kept: an
+    index that would still answer, wrongly, but for the segments' checksums."""
+    bad.write_bytes(good.read_bytes())
+    _copy_segments(good, bad)
+    for segment in Path(f"{bad}-segments").glob("*.hashes.npy"):
+        data = bytearray(segment.read_bytes())
+        data[-64:] = b"\x00" * 64
+        segment.write_bytes(data)
+
+
 def overwritten_table(good: Path, bad: Path) -> None:
     """The documents' shingle table's root page replaced by garbage (the schema page and the
     segments intact)."""
@@ -110,6 +121,7 @@ def folder(good: Path, bad: Path) -> None:
 
 CASES: list[tuple[Callable[[Path, Path], None], str, str]] = [
     (overwritten_postings, "corrupt", "is damaged: segment "),
+    (overwritten_in_place, "corrupt", "does not match its checksum"),
     (overwritten_table, "corrupt", "is damaged (database disk image is malformed)"),
     (scribbled, "corrupt", "is damaged ("),
     (truncated, "corrupt", "is damaged (database disk image is malformed)"),
@@ -154,7 +166,7 @@ def test_command_line_says_one_line(good, tmp_path: Path, make, reason, message)
     commands = [["check", draft, "--index", bad]]
     if make is folder:  # check's --index is refused by click itself, see below
         commands = []
-    if make not in (overwritten_postings, overwritten_table):
+    if make not in (overwritten_postings, overwritten_in_place, overwritten_table):
         # statistics read neither the postings nor the documents' rows (running totals): they
         # work on those two; a check reads both and refuses
         commands += [["index", "stats", bad], ["serve", "--index", bad, "--port", "9"]]
@@ -190,7 +202,8 @@ def test_serve_with_a_missing_index_stops_at_start(tmp_path: Path) -> None:
     assert info.value.reason == "missing" and info.value.path == missing
 
 
-def test_the_web_answers_a_damaged_index_without_a_500(good, tmp_path: Path) -> None:
+@pytest.mark.parametrize("damage", [overwritten_postings, overwritten_in_place])
+def test_the_web_answers_a_damaged_index_without_a_500(good, tmp_path: Path, damage) -> None:
     # The index is sound when the server starts and damaged under it afterwards: the check is
     # a 503 that says so, never a 500 or a traceback.
     from fastapi.testclient import TestClient
@@ -201,8 +214,9 @@ def test_the_web_answers_a_damaged_index_without_a_500(good, tmp_path: Path) -> 
     served = tmp_path / "served.db"
     served.write_bytes(db.read_bytes())
     client = TestClient(create_app(served), raise_server_exceptions=False)
-    overwritten_postings(db, served)
+    damage(db, served)
     answer = client.post("/api/check", json={"draft": draft.read_text("utf-8")})
     assert answer.status_code == 503, answer.text
     assert answer.json()["field"] is None and "Traceback" not in answer.text
+    assert f"{served}: is damaged: segment " in answer.json()["error"]
     assert client.get("/healthz").status_code == 200

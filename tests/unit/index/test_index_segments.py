@@ -25,7 +25,8 @@ import canon
 from canon import Index
 from canon.index import merging
 from canon.index.manifest import read_manifest
-from canon.index.segments import BANDS, SHINGLES, Mapped, SegmentInfo, folder_of
+from canon.index.mapping import Mapped
+from canon.index.segments import BANDS, SHINGLES, SegmentInfo, folder_of
 from canon.index.writes import Prepared
 
 RAW = canon.get_profile("raw")

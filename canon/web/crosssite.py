@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 from fastapi import Request
 from fastapi.responses import Response
 from itsdangerous import Signer
-from starlette.routing import Route
+from starlette.routing import NoMatchFound
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .handlers import error_response
@@ -50,6 +50,9 @@ FIELD = "csrf_token"
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _STATE = "canon_form_token"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+# Where each form is posted → the name of the page that shows it.
+_FORM_PAGES = {"/": "compare_page", "/check": "check_page", "/check/web": "check_page",
+               "/audit": "audit_list"}  # fmt: skip
 
 
 class CrossSiteRefused(FieldError):
@@ -141,15 +144,11 @@ def wants_json(request: Request) -> bool:
 
 
 def _way_back(request: Request) -> str:
-    """The page the form was on: the path itself, or its parent, that a GET shows."""
-    path = request.url.path.rstrip("/") or "/"
-    pages = {
-        route.path
-        for route in request.app.router.routes
-        if isinstance(route, Route) and route.methods and "GET" in route.methods
-    }
-    while path not in pages and path != "/":
-        path = path.rsplit("/", 1)[0] or "/"
+    """The page the form was on (the compare page for any other path)."""
+    try:
+        path = str(request.app.url_path_for(_FORM_PAGES.get(request.url.path, "compare_page")))
+    except NoMatchFound:  # a server without that page
+        path = "/"
     lang = request.query_params.get("lang")
     return path + (f"?lang={lang}" if lang in LOCALES else "")
 

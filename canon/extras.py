@@ -38,6 +38,7 @@ EXTRAS: dict[str, tuple[Package, ...]] = {
         Package("python-multipart", "python_multipart"),
         Package("swagger-ui-bundle", "swagger_ui_bundle"),
         Package("pebble", "pebble"),
+        Package("itsdangerous", "itsdangerous"),
     ),
     "plot": (Package("matplotlib", "matplotlib"),),
     "dask": (Package("dask", "dask"), Package("distributed", "distributed")),

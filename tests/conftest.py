@@ -39,6 +39,20 @@ def lemma_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ["CANON_CACHE_DIR"] = before
 
 
+@pytest.fixture(scope="session", autouse=True)
+def user_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The user's data folder of the whole run (``canon serve`` keeps its secret there) in a
+    temporary folder, never the user's own."""
+    folder = tmp_path_factory.mktemp("user-data")
+    before = os.environ.get("XDG_DATA_HOME")
+    os.environ["XDG_DATA_HOME"] = str(folder)
+    yield folder
+    if before is None:
+        os.environ.pop("XDG_DATA_HOME", None)
+    else:
+        os.environ["XDG_DATA_HOME"] = before
+
+
 @pytest.fixture
 def examples() -> Path:
     return ROOT / "examples"

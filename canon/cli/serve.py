@@ -124,10 +124,33 @@ class _ServeCommand(click.Command):
     default=None,
     help="Offer site audits from the pages (/audit), kept in this folder.",
 )
-def serve(db: Path | None, host: str, port: int, **settings: Any) -> None:
-    """Serve the compare and check pages and the JSON API (FastAPI under uvicorn)."""
-    from ..web import create_app
-    from ..web.server import serve as run_server
+@click.option(
+    "--allowed-host",
+    "allowed_host",
+    multiple=True,
+    metavar="NAME",
+    help="A name the server answers to in the Host header (repeatable; *.example.com for its "
+    "subdomains, * for any); always the loopback names and the --host address.  Other Host "
+    "headers get 400.",
+)
+def serve(
+    db: Path | None, host: str, port: int, allowed_host: tuple[str, ...], **settings: Any
+) -> None:
+    """Serve the compare and check pages and the JSON API (FastAPI under uvicorn).
 
+    Forms are signed with a secret made at the first start and kept, readable by its owner only,
+    in the --audits folder or else in canon's data folder; CANON_SECRET gives it instead."""
+    from ..errors import OptionError
+    from ..web import create_app
+    from ..web.secret import secret_file_for
+    from ..web.server import serve as run_server
+    from ..web.settings import allowed_hosts
+
+    try:
+        hosts = allowed_hosts(host, allowed_host)
+    except OptionError as exc:
+        raise _BadValue(f"--allowed-host {exc.problem}") from exc
+    secret_file = secret_file_for(settings.get("audits"))
     # create_app refuses a missing, foreign or damaged index (one line) before the server starts
-    run_server(create_app(db, **settings), host, port)
+    app = create_app(db, allowed_hosts=hosts, secret_file=secret_file, **settings)
+    run_server(app, host, port)

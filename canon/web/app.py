@@ -9,7 +9,9 @@ index; ``/check`` with an index or, without one, when a search provider is confi
 the page checks against the web only); neither without both.  User text
 is escaped everywhere (Jinja2 autoescape); the index is opened read-only unless
 ``allow_index_writes``; URLs that resolve to private or loopback addresses are refused unless
-``allow_private``.
+``allow_private``.  Requests are refused before any work when their ``Host`` is not one the
+server answers to (400), when a browser says they come from another site, or when a form lacks
+its page's token (403, :mod:`canon.web.crosssite`).
 """
 
 from __future__ import annotations
@@ -19,14 +21,22 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .._version import __version__
 from ..index.store import Index
 from .audits import stop_audits
+from .crosssite import (
+    CrossSite,
+    CrossSiteRefused,
+    FormTokens,
+    cross_site_handler,
+    require_form_token,
+)
 from .docs import install_docs
 from .handlers import (
     field_error_handler,
@@ -38,6 +48,7 @@ from .i18n import load_catalogs
 from .middleware import BodyLimit, RetryAfter
 from .routes import api, audit, pages, webcheck
 from .running import pool_of
+from .secret import server_secret
 from .security import SecurityHeaders
 from .service import FieldError, configured_providers
 from .settings import ServerSettings
@@ -92,12 +103,19 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
         docs_url=None,
         redoc_url=None,
         lifespan=_workers_for(settings, web_jobs := WebJobs(settings)),
+        dependencies=[Depends(require_form_token)],
     )
     app.state.settings = settings
     app.state.web_jobs = web_jobs
+    # Outermost last: the Host first, then other sites, then the body's size and time.
     app.add_middleware(BodyLimit, max_body=settings.max_body, body_timeout=settings.body_timeout)
+    app.add_middleware(CrossSite, tokens=FormTokens(server_secret(settings.secret_file)))
+    app.add_middleware(
+        TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts), www_redirect=False
+    )
     app.add_middleware(SecurityHeaders)
     app.add_middleware(RetryAfter)
+    app.add_exception_handler(CrossSiteRefused, cross_site_handler)
     app.add_exception_handler(FieldError, field_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(HTTPException, http_error_handler)

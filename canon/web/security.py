@@ -2,8 +2,8 @@
 
 Pages load only the app's own scripts, styles and images (``default-src 'self'``), may not
 be framed (``frame-ancestors 'none'``), and are never reinterpreted by a browser's content
-sniffing.  The API documentation page needs inline styles (Swagger UI sets them), so its
-policy allows those, and nothing else more.
+sniffing; no page's address is sent to another site.  The API documentation page needs
+inline styles (Swagger UI sets them), so its policy allows those, and nothing else more.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ CSP_DOCS = (
 _COMMON = [
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),
+    # No referrer leaves for other sites; within the server's own, browsers then send the real
+    # Origin with a form (under no-referrer they send "null", which :mod:`.crosssite` refuses).
+    (b"referrer-policy", b"same-origin"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
 

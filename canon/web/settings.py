@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import ipaddress
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
 from fastapi import Depends, Request
 
-__all__ = ["ServerSettings", "Settings", "server_settings"]
+from ..errors import OptionError
+
+__all__ = ["LOOPBACK_HOSTS", "ServerSettings", "Settings", "allowed_hosts", "server_settings"]
+
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")  # the Host names a local server answers
+_NAME = re.compile(r"(\*\.)?[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?")
 
 
 @dataclass(frozen=True)
@@ -28,7 +36,10 @@ class ServerSettings:
     pages under ``/audit`` start site audits there, one at a time, and show their findings.
     Checks against the web started as jobs (the check page, ``/api/check/jobs``) run in
     ``web_jobs`` processes of their own, each within ``web_deadline`` seconds, with at most
-    ``web_queue`` more waiting (429 and ``Retry-After`` beyond).
+    ``web_queue`` more waiting (429 and ``Retry-After`` beyond).  Requests whose ``Host`` is
+    none of ``allowed_hosts`` (names, IP addresses, ``*.example.com`` or ``*`` for any) get 400;
+    the form tokens are signed with the secret kept in ``secret_file`` (made at the first start;
+    ``CANON_SECRET`` overrides it; without either, a random secret for this process).
     """
 
     index: Path | None = None
@@ -47,6 +58,32 @@ class ServerSettings:
     web_jobs: int = 1
     web_queue: int = 4
     web_deadline: float = 300.0
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
+    secret_file: Path | None = None
+
+
+def _host_name(name: str) -> str:
+    """A name as a ``Host`` header carries it: lower case, IPv6 in brackets, no port."""
+    name = name.strip().lower()
+    try:
+        return f"[{ipaddress.IPv6Address(name.strip('[]'))}]"
+    except ValueError:
+        pass
+    if name != "*" and not _NAME.fullmatch(name):
+        raise OptionError(
+            "allowed_host",
+            f"must be a host name or an IP address (or *.example.com, or *), not {name[:60]!r}",
+            value=name,
+        )
+    return name
+
+
+def allowed_hosts(bind: str, names: Iterable[str] = ()) -> tuple[str, ...]:
+    """The ``Host`` names a server bound to ``bind`` answers: the loopback names, ``bind``
+    itself unless it is every address, and ``names``."""
+    every = {"0.0.0.0", "::", "[::]", ""}
+    found = [*LOOPBACK_HOSTS, *([] if bind.strip() in every else [bind]), *names]
+    return tuple(dict.fromkeys(_host_name(name) for name in found))
 
 
 def server_settings(request: Request) -> ServerSettings:

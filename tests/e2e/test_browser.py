@@ -52,6 +52,29 @@ def test_compare_page(page, served, examples_dir: Path, tmp_path: Path) -> None:
         page.screenshot(path=os.environ["CANON_README_SCREENSHOT"])
 
 
+def test_a_form_on_another_site_is_refused_in_the_browser(page, served) -> None:
+    """Another site's page (its address served by the browser's router) that posts the
+    compare form to canon: Chromium sends that site's Origin, no cookie of canon's (SameSite),
+    and canon answers with its refusal page, which leads back to its own compare page."""
+    attack = (
+        f'<!doctype html><form method="post" action="{served.url}/" enctype="multipart/form-data">'
+        '<input name="csrf_token" value="guessed"><textarea name="first_text">один два три'
+        '</textarea><textarea name="second_text">один два три</textarea>'
+        '<button type="submit">go</button></form>'
+    )
+    page.route("http://attacker.test/", lambda route: route.fulfill(
+        body=attack, content_type="text/html"))  # fmt: skip
+    page.goto("http://attacker.test/")
+    with page.expect_navigation():
+        page.click("button[type=submit]")
+    assert page.url.startswith(served.url)
+    assert page.inner_text("h1") == "Запрос отклонён"
+    assert "с другого сайта" in page.inner_text("#error")
+    page.click("#back")
+    page.wait_for_selector("textarea[name=first_text]")  # the compare page, its form ready
+    assert page.url == served.url + "/"
+
+
 def test_compare_page_shows_an_error_for_an_empty_text(page, served) -> None:
     page.goto(served.url + "/?lang=en")
     page.fill("textarea[name=first_text]", "Кошка ловила мышей в старом амбаре у реки")

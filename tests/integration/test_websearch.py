@@ -31,6 +31,7 @@ from search_server import (
     StandIn,
     serve,
 )
+from webclient import PageClient
 
 from canon import CheckSettings, SearchSettings
 from canon.cli import cli
@@ -470,14 +471,12 @@ def test_canon_check_web_errors_are_one_line(stand: StandIn, tmp_path: Path) -> 
 def test_api_check_with_a_web_provider(
     stand: StandIn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from fastapi.testclient import TestClient
-
     from canon.web import create_app
 
     for name, value in _env(stand, tmp_path).items():
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("CANON_SEARXNG_URL", stand.base)
-    with TestClient(create_app(allow_private_results=True, workers=1)) as client:
+    with PageClient(create_app(allow_private_results=True, workers=1)) as client:
         answer = client.post("/api/check", json={"draft": DRAFT, "web": "searxng", "queries": 2})
         assert answer.status_code == 200, answer.text
         data = answer.json()

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from command import Ran, run_cli
 from corpora import make_corpus
+from webclient import PageClient
 
 import canon
 from canon import Index
@@ -206,14 +207,13 @@ def test_serve_with_a_missing_index_stops_at_start(tmp_path: Path) -> None:
 def test_the_web_answers_a_damaged_index_without_a_500(good, tmp_path: Path, damage) -> None:
     # The index is sound when the server starts and damaged under it afterwards: the check is
     # a 503 that says so, never a 500 or a traceback.
-    from fastapi.testclient import TestClient
 
     from canon.web import create_app
 
     db, draft = good
     served = tmp_path / "served.db"
     served.write_bytes(db.read_bytes())
-    client = TestClient(create_app(served), raise_server_exceptions=False)
+    client = PageClient(create_app(served), raise_server_exceptions=False)
     damage(db, served)
     answer = client.post("/api/check", json={"draft": draft.read_text("utf-8")})
     assert answer.status_code == 503, answer.text

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from search_server import DRAFT, GOOGLE_CX, GOOGLE_KEY, YANDEX_FOLDER, YANDEX_KEY, StandIn, serve
+from webclient import PageClient
 
 from canon import CheckSettings, SearchSettings
 from canon.cli import cli
@@ -124,7 +125,6 @@ def test_the_command_line_says_why_a_private_result_is_not_compared(
 def test_the_server_fetches_private_results_only_when_started_to(
     stand: StandIn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from fastapi.testclient import TestClient
 
     from canon.web import create_app
     from canon.web.i18n import translations
@@ -133,7 +133,7 @@ def test_the_server_fetches_private_results_only_when_started_to(
     for name, value in _env(stand, tmp_path).items():
         monkeypatch.setenv(name, value)
     asked = {"draft": DRAFT, "web": "searxng", "queries": 1}
-    with TestClient(create_app(allow_private=True, workers=1)) as client:
+    with PageClient(create_app(allow_private=True, workers=1)) as client:
         answer = client.post("/api/check", json=asked)
         assert answer.status_code == 200, answer.text
         web = answer.json()["web"]
@@ -141,7 +141,7 @@ def test_the_server_fetches_private_results_only_when_started_to(
         assert all(PRIVATE_RESULT in p["reason"] for p in web["pages"])
         shown = [str(said(p["reason"], translations("ru"), "ru")) for p in web["pages"]]
         assert all("частным или локальным адресом" in s and "lang" not in s for s in shown)
-    with TestClient(create_app(allow_private_results=True, workers=1)) as client:
+    with PageClient(create_app(allow_private_results=True, workers=1)) as client:
         answer = client.post("/api/check", json=asked)
         assert answer.status_code == 200 and answer.json()["web"]["pages_compared"] == 3
 
@@ -277,7 +277,6 @@ def test_results_carrying_the_key_are_neither_fetched_nor_shown(
 def test_the_server_never_answers_with_a_key_said_back(
     stand: StandIn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from fastapi.testclient import TestClient
 
     from canon.web import create_app
 
@@ -285,7 +284,7 @@ def test_the_server_never_answers_with_a_key_said_back(
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("CANON_SEARXNG_URL", _with_password(stand))
     stand.mode = "echo"
-    with TestClient(create_app(workers=1)) as client:
+    with PageClient(create_app(workers=1)) as client:
         for name in ("google", "yandex", "searxng"):
             answer = client.post("/api/check", json={"draft": DRAFT, "web": name, "queries": 1})
             assert answer.status_code == 502 and answer.json()["field"] == "web"

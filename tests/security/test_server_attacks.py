@@ -17,6 +17,7 @@ import httpx
 import pytest
 from hostile_server import Reply, brotli_bomb, serve
 from live_server import LiveServer, live_server
+from webclient import form_post
 from wordfiles import CLOSING, OPENING, write_docx
 
 import canon
@@ -139,7 +140,7 @@ def test_a_docx_bomb_upload_is_refused_with_bounded_memory(
     assert bomb.stat().st_size < 2_000_000  # under the body limit: it reaches the parser
     files = {"first_file": ("bomb.docx", bomb.read_bytes())}
     answer, seconds = _timed(
-        lambda: httpx.post(f"{server.url}/", data={"second_text": ARTICLE}, files=files,
+        lambda: form_post(f"{server.url}/", data={"second_text": ARTICLE}, files=files,
                            timeout=60)
     )  # fmt: skip
     assert answer.status_code == 400 and "expands" in answer.text
@@ -151,7 +152,7 @@ def test_a_page_of_150000_attributes_is_refused_in_time(server: LiveServer) -> N
     page = f"<html><body><p {attributes}>Текст.</p></body></html>".encode()
     files = {"first_file": ("page.html", page)}
     answer, seconds = _timed(
-        lambda: httpx.post(f"{server.url}/", data={"second_text": ARTICLE}, files=files,
+        lambda: form_post(f"{server.url}/", data={"second_text": ARTICLE}, files=files,
                            timeout=60)
     )  # fmt: skip
     assert answer.status_code == 400 and seconds < 10 and server.healthy()
@@ -186,7 +187,7 @@ def test_two_long_texts_are_highlighted_in_time(server: LiveServer) -> None:
         "first_file": ("first.txt", first.encode()),
         "second_file": ("second.txt", second.encode()),
     }
-    answer, seconds = _timed(lambda: httpx.post(f"{server.url}/", files=files, timeout=60))
+    answer, seconds = _timed(lambda: form_post(f"{server.url}/", files=files, timeout=60))
     assert answer.status_code == 200 and "<mark" in answer.text
     assert seconds < 20 and server.healthy()
 

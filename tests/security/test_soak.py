@@ -20,6 +20,7 @@ import pytest
 from hostile_server import Reply, brotli_bomb, serve
 from live_server import live_server
 from test_server_attacks import ARTICLE, _paragraph_bomb, index  # noqa: F401  (fixture)
+from webclient import form_post
 
 pytestmark = [pytest.mark.network, pytest.mark.timeout(300)]
 
@@ -85,7 +86,8 @@ def test_attacks_leave_healthz_answering(index: Path, tmp_path: Path) -> None:  
 
         def attack(name: str) -> tuple[str, int]:
             path, arguments = kinds[name]
-            answer = httpx.post(f"{server.url}{path}", timeout=60, **arguments)
+            post = httpx.post if path.startswith("/api/") else form_post
+            answer = post(f"{server.url}{path}", timeout=60, **arguments)
             return name, answer.status_code
 
         poller = threading.Thread(target=poll)

@@ -16,6 +16,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 
 from ...report.html import environment
+from ..crosssite import FIELD, form_token
 from ..i18n import error_text, languages, locale_of, translations
 from ..said import said, said_parts
 from ..service import N_, UPLOAD_SUFFIXES
@@ -38,8 +39,22 @@ def _said_parts(context: Any, text: str) -> str:
     return said_parts(text, context["translations"])
 
 
+@pass_context
+def _url_for(context: Any, name: str, /, **params: Any) -> str:
+    """The path of the route ``name``: links stay relative, whatever ``Host`` a request names
+    (Starlette's own ``url_for`` writes absolute URLs from it)."""
+    request: Request = context["request"]
+    root: str = request.scope.get("root_path", "")
+    return root + str(request.app.url_path_for(name, **params))
+
+
 templates.env.globals.update(
-    said=_said, said_parts=_said_parts, provider_names=PROVIDER_NAMES, stage_labels=STAGE_LABELS
+    said=_said,
+    said_parts=_said_parts,
+    provider_names=PROVIDER_NAMES,
+    stage_labels=STAGE_LABELS,
+    url_for=_url_for,
+    token_field=FIELD,
 )
 
 
@@ -60,6 +75,7 @@ def page(request: Request, name: str, status: int = 200, **context: Any) -> HTML
         lang=locale,
         languages=languages(request, locale),
         keep_lang=f"?lang={locale}" if "lang" in request.query_params else "",
+        form_token=form_token(request),
         error_message=error_text(error, t) if error is not None else "",
     )
     return templates.TemplateResponse(request, name, context, status_code=status)

@@ -7,14 +7,15 @@ function that keeps the app it is given: the app itself is real, built by ``crea
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from repo_paths import EXAMPLES
+from webclient import PageClient
 
 import canon
 from canon.cli import cli
@@ -49,7 +50,9 @@ def test_the_web_options_reach_the_apps_settings(started: list) -> None:
     _serve()
     defaults = started[-1][0].state.settings
     assert (defaults.web_jobs, defaults.web_queue, defaults.web_deadline) == (1, 4, 300.0)
-    assert defaults == ServerSettings()  # the command's defaults are the settings' own
+    # the command's defaults are the settings' own, and a secret kept in canon's data folder
+    assert replace(defaults, secret_file=None) == ServerSettings()
+    assert defaults.secret_file is not None and defaults.secret_file.parent.name == "canon"
 
 
 @pytest.mark.parametrize(
@@ -83,7 +86,70 @@ def test_the_pages_follow_the_index_and_the_providers(
     _serve()  # a provider alone: the check against the web
     _serve("--index", str(db))  # an index and a provider
     (neither, _, _), (web_only, _, _), (both, _, _) = started
-    answers = [TestClient(app).get(path).status_code for app in (neither, web_only, both)
+    answers = [PageClient(app).get(path).status_code for app in (neither, web_only, both)
                for path in ("/check", "/index")]  # fmt: skip
     assert answers == [404, 404, 200, 404, 200, 200]
     assert [app.state.check_page for app in (neither, web_only, both)] == [False, True, True]
+
+
+# ------------------------------------------------------------------ Host names and the secret
+
+
+def test_the_allowed_hosts_are_the_loopback_names_the_address_and_those_given(
+    started: list,
+) -> None:
+    assert _serve("--host", "0.0.0.0", "--allowed-host", "Canon.Example").exit_code == 0
+    assert _serve("--host", "10.1.2.3", "--allowed-host", "*.corp.example").exit_code == 0
+    (first, _, _), (second, _, _) = started
+    assert first.state.settings.allowed_hosts == ("localhost", "127.0.0.1", "[::1]",
+                                                  "canon.example")  # fmt: skip
+    assert second.state.settings.allowed_hosts[-2:] == ("10.1.2.3", "*.corp.example")
+    for base, status in (("http://canon.example:8000", 200), ("http://localhost", 200),
+                         ("http://evil.example", 400), ("http://0.0.0.0", 400)):  # fmt: skip
+        assert PageClient(first, base_url=base).get("/healthz").status_code == status, base
+    assert PageClient(second, base_url="http://a.corp.example").get("/").status_code == 200
+
+
+@pytest.mark.parametrize("name", ["canon.example:8000", "http://canon.example", "a b", "a.*"])
+def test_a_bad_allowed_host_is_one_line_and_exit_2(started: list, name: str) -> None:
+    refused = _serve("--allowed-host", name)
+    assert refused.exit_code == 2 and not started
+    assert refused.stderr.startswith("canon: error: --allowed-host must be a host name")
+    assert refused.stderr.count("\n") == 1, refused.stderr
+
+
+def _token_cookie(app: FastAPI) -> tuple[str, str]:
+    client = PageClient(app)
+    return client.form_token(), client.cookies["canon_form"]
+
+
+def _accepts(app: FastAPI, token: str, cookie: str) -> bool:
+    client = PageClient(app, cookies={"canon_form": cookie})
+    form = {"csrf_token": token, "first_text": "один два три четыре", "second_text": "пять"}
+    return client.post("/", data=form).status_code != 403
+
+
+def test_the_secret_is_made_once_beside_the_audits_readable_by_its_owner_only(
+    started: list, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CANON_SECRET", raising=False)
+    audits = tmp_path / "audits"
+    for _ in range(2):
+        assert _serve("--audits", str(audits)).exit_code == 0
+    kept = audits / ".canon-secret"
+    assert kept.is_file() and kept.stat().st_mode & 0o777 == 0o600
+    assert [p.name for p in audits.iterdir()] == [".canon-secret"]  # no draft left behind
+    (before, _, _), (after, _, _) = started
+    assert _accepts(after, *_token_cookie(before))  # a page opened before a restart submits
+    assert not _accepts(before, "forged", "forged")
+
+
+def test_canon_secret_replaces_the_file(started: list, tmp_path: Path) -> None:
+    env = {"CANON_SECRET": "a secret of the operator's choosing"}
+    for folder in ("one", "two"):
+        assert _serve("--audits", str(tmp_path / folder), env=env).exit_code == 0
+    assert not (tmp_path / "one" / ".canon-secret").exists()
+    (one, _, _), (two, _, _) = started
+    assert _accepts(two, *_token_cookie(one))
+    assert _serve("--audits", str(tmp_path / "three")).exit_code == 0
+    assert not _accepts(started[-1][0], *_token_cookie(one))  # another secret: refused

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from command import run_cli
-from fastapi.testclient import TestClient
+from webclient import PageClient
 
 import canon
 from canon import Index
@@ -103,7 +103,7 @@ def test_the_report_is_the_web_page_standalone(examples: Path) -> None:
     docs = [Document("first", texts[0]), Document("second", texts[1])]
     table = canon.compare_table(*texts, labels=("first", "second"))
     report = compare_html(table, docs)
-    page = TestClient(create_app()).post("/?lang=en", data={"first_text": texts[0],
+    page = PageClient(create_app()).post("/?lang=en", data={"first_text": texts[0],
                                                     "second_text": texts[1]}).text  # fmt: skip
     # the same template draws the same tables, word for word
     for start in ('<table class="similarity">', "<h2>Sources</h2>", "<h2>Rules</h2>"):

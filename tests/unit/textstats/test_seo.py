@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 from command import Ran, run_cli
-from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
+from webclient import PageClient
 
 from canon.errors import OptionError
 from canon.report.model import statistics, stats_view
@@ -390,7 +390,7 @@ def test_cli_refuses_a_bad_keyword(examples: Path) -> None:
 
 
 def test_api_stats_equals_the_cli_json(article: str) -> None:
-    client = TestClient(create_app())
+    client = PageClient(create_app())
     answer = client.post(
         "/api/stats", json={"text": article, "keywords": ["чай", "вода"], "top": 3}
     )
@@ -412,7 +412,7 @@ def test_api_stats_equals_the_cli_json(article: str) -> None:
 
 def test_the_compare_page_draws_the_same_rows(article: str) -> None:
     stuffed = _stuffed(article)
-    client = TestClient(create_app())
+    client = PageClient(create_app())
     page = client.post("/?lang=en", data={"first_text": stuffed, "second_text": article})
     assert page.status_code == 200
     html = page.text

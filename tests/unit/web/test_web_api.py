@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from webclient import PageClient
 
 import canon
 from canon.web import create_app
@@ -25,7 +26,7 @@ def texts(examples: Path) -> tuple[str, str]:
 
 @pytest.fixture
 def client() -> TestClient:
-    return TestClient(create_app())
+    return PageClient(create_app())
 
 
 @pytest.fixture
@@ -39,7 +40,7 @@ def db(tmp_path: Path, examples: Path) -> Path:
 
 @pytest.fixture
 def indexed(db: Path) -> TestClient:
-    return TestClient(create_app(db))
+    return PageClient(create_app(db))
 
 
 # ------------------------------------------------------------------ /api/compare
@@ -106,7 +107,7 @@ def test_api_compare_refuses_loopback_urls_by_default(client: TestClient, site) 
 
 
 def test_api_compare_fetches_urls_when_allowed(site) -> None:
-    client = TestClient(create_app(allow_private=True))
+    client = PageClient(create_app(allow_private=True))
     body = {"first": site.url("/blog/tea"), "second": site.url("/news/tea"), "k": 3}
     answer = client.post("/api/compare", json=body)
     assert answer.status_code == 200
@@ -120,14 +121,14 @@ def test_api_compare_fetches_urls_when_allowed(site) -> None:
 
 
 def test_body_over_the_limit_is_413() -> None:
-    client = TestClient(create_app(max_body=1000))
+    client = PageClient(create_app(max_body=1000))
     answer = client.post("/api/compare", json={"first": "а" * 2000, "second": "б"})
     assert answer.status_code == 413
     assert "1,000 bytes" in answer.json()["error"]
 
 
 def test_streamed_body_over_the_limit_is_413() -> None:
-    client = TestClient(create_app(max_body=1000))
+    client = PageClient(create_app(max_body=1000))
 
     def chunks():
         yield b'{"first": "'
@@ -143,14 +144,14 @@ def test_streamed_body_over_the_limit_is_413() -> None:
 
 
 def test_upload_over_the_limit_is_413() -> None:
-    client = TestClient(create_app(max_body=1000))
+    client = PageClient(create_app(max_body=1000))
     files = {"first_file": ("big.txt", "слово ".join([""] * 500).encode())}
     answer = client.post("/", files=files, data={"second_text": "текст"})
     assert answer.status_code == 413
 
 
 def test_text_over_the_limit_is_413_naming_the_field() -> None:
-    client = TestClient(create_app(max_text=100))
+    client = PageClient(create_app(max_text=100))
     answer = client.post("/api/compare", json={"first": "короткий текст", "second": "я" * 101})
     assert answer.status_code == 413
     assert answer.json()["field"] == "second"
@@ -166,7 +167,7 @@ def test_internal_error_leaks_no_traceback(monkeypatch: pytest.MonkeyPatch) -> N
     # An unforeseen failure on the server's side of the worker pool (in a worker, the same
     # exception comes back through the job's future and meets the same handler).
     monkeypatch.setattr(api, "in_worker", broken)
-    client = TestClient(create_app(), raise_server_exceptions=False)
+    client = PageClient(create_app(), raise_server_exceptions=False)
     answer = client.post("/api/compare", json={"first": "один два", "second": "три"})
     assert answer.status_code == 500
     assert answer.json() == {"error": "internal server error", "field": None}
@@ -331,7 +332,7 @@ def test_check_page_is_escaped(indexed: TestClient, texts: tuple[str, str]) -> N
 
 
 def test_a_fetched_page_title_is_escaped_on_the_page(site) -> None:
-    client = TestClient(create_app(allow_private=True))
+    client = PageClient(create_app(allow_private=True))
     form = {"first_url": site.url("/hostile-title"), "second_url": site.url("/blog/garden")}
     response = client.post("/", data=form)
     assert response.status_code == 200, response.text

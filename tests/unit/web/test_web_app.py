@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.routing import APIRoute
-from fastapi.testclient import TestClient
+from webclient import PageClient
 
 import canon
 from canon.web import ServerSettings, create_app
@@ -56,7 +56,7 @@ def test_settings_are_one_frozen_record_in_app_state(tmp_path: Path, examples: P
 
 
 def test_two_apps_in_one_process_keep_their_own_settings() -> None:
-    strict, loose = TestClient(create_app(max_text=50)), TestClient(create_app())
+    strict, loose = PageClient(create_app(max_text=50)), PageClient(create_app())
     body = {"first": "кошка ловила мышей " * 5, "second": "кошка ловила мышей"}
     assert strict.post("/api/compare", json=body).status_code == 413
     assert loose.post("/api/compare", json=body).status_code == 200
@@ -66,7 +66,7 @@ def test_two_apps_in_one_process_keep_their_own_settings() -> None:
 
 
 def test_pages_of_the_index_exist_only_with_an_index() -> None:
-    client = TestClient(create_app())
+    client = PageClient(create_app())
     for path in ("/check", "/index"):
         answer = client.get(path)
         assert answer.status_code == 404

@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 from markupsafe import escape
 from repo_paths import EXAMPLES
 from search_server import DRAFT, StandIn, serve
+from webclient import PageClient
 
 import canon
 from canon import CheckSettings, SearchSettings
@@ -65,7 +66,7 @@ def env(stand: StandIn, tmp_path_factory: pytest.TempPathFactory) -> Iterator[No
 
 @pytest.fixture(scope="module")
 def client(db: Path, env: None) -> Iterator[TestClient]:
-    with TestClient(
+    with PageClient(
         create_app(db, allow_private=True, allow_private_results=True, workers=1)
     ) as running:
         yield running
@@ -186,7 +187,7 @@ def test_a_provider_error_is_a_russian_message_naming_the_provider(
         closed.bind(("127.0.0.1", 0))
         port = closed.getsockname()[1]
     monkeypatch.setenv("CANON_SEARXNG_URL", f"http://127.0.0.1:{port}")  # nobody listens
-    with TestClient(
+    with PageClient(
         create_app(db, allow_private=True, allow_private_results=True, workers=1)
     ) as client:
         started = client.post("/api/check/jobs", json={"draft": DRAFT, "web": "searxng"})
@@ -224,7 +225,7 @@ def test_the_queue_is_bounded(db: Path, env: None, monkeypatch: pytest.MonkeyPat
         monkeypatch.setenv("CANON_SEARXNG_URL", f"http://127.0.0.1:{silent.getsockname()[1]}")
         app = create_app(db, allow_private=True, allow_private_results=True, workers=1,
                          web_jobs=1, web_queue=1, fetch_deadline=5.0)  # fmt: skip
-        with TestClient(app) as client:
+        with PageClient(app) as client:
             body = {"draft": DRAFT, "web": "searxng", "queries": 1}
             first, second = (client.post("/api/check/jobs", json=body) for _ in range(2))
             assert first.status_code == second.status_code == 202
@@ -270,7 +271,7 @@ def test_without_a_provider_the_control_is_disabled_and_says_why(
     monkeypatch.setenv("CANON_SEARCH_CONFIG", str(tmp_path / "none.toml"))
     for name in ("SEARXNG_URL", "YANDEX_API_KEY", "GOOGLE_API_KEY"):
         monkeypatch.delenv(f"CANON_{name}", raising=False)
-    with TestClient(create_app(db)) as client:
+    with PageClient(create_app(db)) as client:
         form = client.get("/check").text.split('<fieldset class="web"')[1].split("</fieldset>")[0]
         assert "<select" not in form and "disabled" in form
         assert "На этом сервере не настроен ни один поисковик" in form
@@ -368,7 +369,7 @@ def test_every_library_sentence_has_its_russian_and_says_its_figures() -> None:
 @pytest.fixture(scope="module")
 def web_only(env: None) -> Iterator[TestClient]:
     """A server with SearXNG configured (the stand-in) and no index."""
-    with TestClient(
+    with PageClient(
         create_app(allow_private=True, allow_private_results=True, workers=1)
     ) as running:
         yield running
@@ -406,7 +407,7 @@ def test_neither_index_nor_provider_has_no_check_page(
     monkeypatch.setenv("CANON_SEARCH_CONFIG", str(tmp_path / "none.toml"))
     for name in ("SEARXNG_URL", "YANDEX_API_KEY", "GOOGLE_API_KEY"):
         monkeypatch.delenv(f"CANON_{name}", raising=False)
-    client = TestClient(create_app())
+    client = PageClient(create_app())
     for path in ("/check", "/index", "/check/web/0123456789abcdef"):
         assert client.get(path).status_code == 404, path
     assert not re.search(r'href="[^"]*/check"', client.get("/").text)

@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 from repo_paths import EXAMPLES
+from webclient import PageClient
 
 import canon
 from canon.cli import cli
@@ -45,7 +46,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def client(db: Path) -> TestClient:
-    return TestClient(create_app(db))
+    return PageClient(create_app(db))
 
 
 def _lang(page: str) -> str:
@@ -288,7 +289,7 @@ def _failed_audit(client: TestClient, start: str, seconds: float = 60) -> str:
 def test_why_an_audit_failed_is_said_in_russian(tmp_path: Path) -> None:
     from audit_site import serve
 
-    with serve() as site, TestClient(create_app(audits=tmp_path)) as client:  # no private
+    with serve() as site, PageClient(create_app(audits=tmp_path)) as client:  # no private
         port = site.url("/").split(":")[2].split("/")[0]
         for start, russian, english in (
             (site.url("/"), "частный или локальный адрес 127.0.0.1 не загружается",
@@ -338,7 +339,7 @@ def test_a_busy_audit_slot_answers_503_with_retry_after_on_the_page_too(tmp_path
     busy.start()
     audits_module._running[tmp_path / "busy"] = busy
     try:
-        with TestClient(create_app(audits=tmp_path)) as client:
+        with PageClient(create_app(audits=tmp_path)) as client:
             form = {"start": "http://example.com/"}
             page = client.post("/audit", data=form, follow_redirects=False)
             json_asked = {"Accept": "application/json"}

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 from xml.sax.saxutils import escape
@@ -354,6 +355,30 @@ class _Handler(BaseHTTPRequestHandler):
                 for u, t, s in found
             ]  # fmt: skip
         self._json(200, data)
+
+
+def reset(stand: StandIn) -> StandIn:
+    """The stand-in as a test finds it: answering normally, nothing recorded."""
+    stand.mode = "ok"
+    stand.queries.clear()
+    stand.hits.clear()
+    stand.headers.clear()
+    stand.paths.clear()
+    return stand
+
+
+def provider_env(stand: StandIn, folder: Path) -> dict[str, str]:
+    """An environment pointing Yandex and Google at the stand-in, with no config file (the
+    path given in ``folder`` does not exist)."""
+    return {
+        "CANON_SEARCH_CONFIG": str(folder / "none.toml"),
+        "CANON_YANDEX_API_KEY": YANDEX_KEY,
+        "CANON_YANDEX_FOLDER_ID": YANDEX_FOLDER,
+        "CANON_YANDEX_ENDPOINT": stand.base,
+        "CANON_GOOGLE_API_KEY": GOOGLE_KEY,
+        "CANON_GOOGLE_CX": GOOGLE_CX,
+        "CANON_GOOGLE_ENDPOINT": stand.base,
+    }
 
 
 @contextmanager

@@ -26,9 +26,10 @@ from search_server import (
     GOOGLE_KEY,
     OWN,
     REWRITTEN,
-    YANDEX_FOLDER,
     YANDEX_KEY,
     StandIn,
+    provider_env,
+    reset,
     serve,
 )
 from webclient import PageClient
@@ -66,24 +67,11 @@ def server() -> Iterator[StandIn]:
 
 @pytest.fixture
 def stand(server: StandIn) -> StandIn:
-    server.mode = "ok"
-    server.queries.clear()
-    server.hits.clear()
-    server.headers.clear()
-    server.paths.clear()
-    return server
+    return reset(server)
 
 
 def _env(stand: StandIn, tmp_path: Path) -> dict[str, str]:
-    return {
-        "CANON_SEARCH_CONFIG": str(tmp_path / "none.toml"),
-        "CANON_YANDEX_API_KEY": YANDEX_KEY,
-        "CANON_YANDEX_FOLDER_ID": YANDEX_FOLDER,
-        "CANON_YANDEX_ENDPOINT": stand.base,
-        "CANON_GOOGLE_API_KEY": GOOGLE_KEY,
-        "CANON_GOOGLE_CX": GOOGLE_CX,
-        "CANON_GOOGLE_ENDPOINT": stand.base,
-    }
+    return provider_env(stand, tmp_path)
 
 
 def _search(**options: object) -> SearchSettings:

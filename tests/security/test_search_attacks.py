@@ -16,7 +16,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from search_server import DRAFT, GOOGLE_CX, GOOGLE_KEY, YANDEX_FOLDER, YANDEX_KEY, StandIn, serve
+from search_server import (
+    DRAFT,
+    GOOGLE_KEY,
+    YANDEX_KEY,
+    StandIn,
+    provider_env,
+    reset,
+    serve,
+)
 from webclient import PageClient
 
 from canon import CheckSettings, SearchSettings
@@ -37,25 +45,11 @@ def server() -> Iterator[StandIn]:
 
 @pytest.fixture
 def stand(server: StandIn) -> StandIn:
-    server.mode = "ok"
-    server.queries.clear()
-    server.hits.clear()
-    server.headers.clear()
-    server.paths.clear()
-    return server
+    return reset(server)
 
 
 def _env(stand: StandIn, tmp_path: Path) -> dict[str, str]:
-    return {
-        "CANON_SEARCH_CONFIG": str(tmp_path / "none.toml"),
-        "CANON_YANDEX_API_KEY": YANDEX_KEY,
-        "CANON_YANDEX_FOLDER_ID": YANDEX_FOLDER,
-        "CANON_YANDEX_ENDPOINT": stand.base,
-        "CANON_GOOGLE_API_KEY": GOOGLE_KEY,
-        "CANON_GOOGLE_CX": GOOGLE_CX,
-        "CANON_GOOGLE_ENDPOINT": stand.base,
-        "CANON_SEARXNG_URL": stand.base,
-    }
+    return {**provider_env(stand, tmp_path), "CANON_SEARXNG_URL": stand.base}
 
 
 def _run(args: list[str], env: dict[str, str]) -> tuple[int, str, str]:

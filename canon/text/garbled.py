@@ -91,7 +91,7 @@ _SPACED_JOIN = 0.5  # the cost of joining across a space between letters spaced 
 _BLANK = regex.compile(r"[\p{Zs}\t]+")  # a gap of spaces alone, no line break
 _MIN_SEPARATED = 5  # the fewest characters of a word a sentence sign or slash may be read in
 _MIN_PART = 2  # the fewest letters of each part of a hyphenated word read
-_MIN_LATIN = 4  # the fewest letters of a word read from Latin letters spaced apart
+_MIN_LATIN = 4  # the fewest letters of a word read from Latin letters spaced apart (not volapuk)
 _MIN_SIGNED = 4  # the fewest letters and digits of a Latin piece read with signs inside
 _SHORT_ENGLISH = 3  # letters of a short word: English-looking, but Russian among Russian ones
 _DOMAIN = regex.compile(r"\.(?:[A-Za-z]{2,3}|info|онлайн|рф)$", regex.IGNORECASE)
@@ -511,7 +511,8 @@ def _costs_from(
         plain = "".join(map(_plain, pieces[:n]))
         if plain.isascii() and is_english(plain):
             continue
-        if n > 1 and not (latin and len(reading.word) < _MIN_LATIN):
+        too_short = latin and len(reading.word) < _MIN_LATIN and not mode.volapuk
+        if n > 1 and not too_short:
             out[i + n] = (_improbability(reading.word) + reading.cost, reading)
     # A word the dictionary lacks, parted by invisible characters put inside it (where they
     # are typed for spaces, they part words unless a word is read).

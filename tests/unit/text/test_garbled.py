@@ -153,3 +153,10 @@ def test_a_long_garbled_text_is_read_in_bounded_time() -> None:
     out, _ = read_garbled(text)
     assert len(out) == len(text)
     assert time.process_time() - started < 60  # a few seconds here; the search is bounded
+
+
+def test_short_words_spaced_apart_in_volapuk_are_read() -> None:
+    # in volapuk, Latin letters spaced apart may spell words of two or three letters too
+    text = "K a6i n e t   4m o   n a   m u H u c m p o B   y k p a u H bl   3 a 9 B u J I"
+    assert {f.folded for f in read_garbled(text)[1]} >= {"что", "на", "кабинет"}
+    assert read_garbled("a b c, vitamin c, u B")[1] == ()  # not volapuk: as typed

@@ -509,7 +509,8 @@ def _costs_from(
             continue
         latin = all(p.isascii() for p in pieces[:n])  # a b c: Latin letters, likely English
         plain = "".join(map(_plain, pieces[:n]))
-        if plain.isascii() and is_english(plain):
+        english = is_english(plain) and not (mode.volapuk and len(plain) <= _SHORT_ENGLISH)
+        if plain.isascii() and english:  # in volapuk, na is на
             continue
         too_short = latin and len(reading.word) < _MIN_LATIN and not mode.volapuk
         if n > 1 and not too_short:

@@ -5,10 +5,13 @@ forked from the server's threads), into ``<audits>/<id>/``: beside the audit's o
 writes ``status.json``, rewritten atomically as the crawl goes (``running``, pages done and
 known, errors) and at the end (``done`` with the summary, clusters and pages, or ``failed``
 with the error's message).  One audit runs at a time per server; the pages read the files.
+An audit whose process ended without a word (killed, or the server stopped) is marked
+interrupted, and can be resumed in its folder: the pages done are kept.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import multiprocessing
 import multiprocessing.process
@@ -34,6 +37,8 @@ __all__ = [
     "AuditRequest",
     "audit_folder",
     "audits",
+    "resumable",
+    "resume_audit",
     "start_audit",
     "status_of",
     "stop_audits",
@@ -103,10 +108,15 @@ def _write(path: Path, status: dict[str, Any]) -> None:
     os.replace(partial, path)
 
 
+def _asked(request: AuditRequest) -> dict[str, Any]:
+    """The request as the status file keeps it, for a resume."""
+    return dataclasses.asdict(request)
+
+
 def _run(folder: str, request: AuditRequest, allow_private: bool) -> None:
     """The audit's process: crawl, analyse, write; the status file says how far it is."""
     path = Path(folder) / STATUS
-    base = {"start": request.start, "started": time.time()}
+    base = {"start": request.start, "started": time.time(), "request": _asked(request)}
     last = [0.0]
 
     def progress(p: CrawlProgress) -> None:
@@ -137,6 +147,39 @@ def _run(folder: str, request: AuditRequest, allow_private: bool) -> None:
 def start_audit(audits: Path, request: AuditRequest, allow_private: bool) -> str:
     """Starts an audit in a process of its own; its id.  503 while another one runs."""
     request.settings(allow_private)  # refused here, not in the process
+    _one_at_a_time()
+    audit_id = secrets.token_hex(6)
+    folder = audits / audit_id
+    folder.mkdir(parents=True)
+    _launch(folder, request, allow_private)
+    return audit_id
+
+
+def resume_audit(folder: Path, allow_private: bool) -> None:
+    """Starts an audit that was interrupted again, in its own folder: the pages done are kept
+    and the crawl goes on where it stopped.  409 unless it was interrupted; 503 while another
+    audit runs."""
+    status = status_of(folder)
+    if not resumable(status):
+        raise FieldError(
+            "only an interrupted audit can be resumed",
+            None,
+            409,
+            key=N_("Only an interrupted audit can be resumed"),
+        )
+    request = AuditRequest(**status["request"])
+    request.settings(allow_private)
+    _one_at_a_time()
+    _launch(folder, request, allow_private)
+
+
+def resumable(status: dict[str, Any]) -> bool:
+    """Whether an audit's status is that of an interrupted audit that can go on."""
+    interrupted = status["state"] == "failed" and status.get("error") == _INTERRUPTED
+    return interrupted and isinstance(status.get("request"), dict)
+
+
+def _one_at_a_time() -> None:
     if any(process.is_alive() for process in _running.values()):
         raise FieldError(
             "an audit is running on this server; wait for it to finish",
@@ -145,17 +188,18 @@ def start_audit(audits: Path, request: AuditRequest, allow_private: bool) -> str
             {"Retry-After": "10"},
             key=N_("An audit is running on this server: wait for it to finish"),
         )
-    audit_id = secrets.token_hex(6)
-    folder = audits / audit_id
-    folder.mkdir(parents=True)
+
+
+def _launch(folder: Path, request: AuditRequest, allow_private: bool) -> None:
+    """The audit's process, started on ``folder`` (a new one, or one to resume)."""
     _write(folder / STATUS, {"start": request.start, "started": time.time(), "state": "running",
-                             "done": 0, "total": 0, "errors": 0})  # fmt: skip
+                             "done": 0, "total": 0, "errors": 0,
+                             "request": _asked(request)})  # fmt: skip
     process = multiprocessing.get_context("spawn").Process(
-        target=_run, args=(str(folder), request, allow_private), name=f"canon-audit-{audit_id}"
+        target=_run, args=(str(folder), request, allow_private), name=f"canon-audit-{folder.name}"
     )
     process.start()
     _running[folder] = process
-    return audit_id
 
 
 def audit_folder(audits: Path, audit_id: str) -> Path:

@@ -72,6 +72,20 @@ async def audit_start(request: Request, settings: Settings) -> Response:
     return RedirectResponse(where, status_code=303)
 
 
+@router.post("/audit/{audit_id}/resume")
+def audit_resume(request: Request, settings: Settings, audit_id: str) -> Response:
+    try:
+        folder = jobs.audit_folder(_folder(settings), audit_id)
+        jobs.resume_audit(folder, settings.allow_private)
+    except FieldError as exc:
+        return _list_page(request, settings, exc.status, error=exc)
+    lang = request.query_params.get("lang")
+    where = request.url_for("audit_view", audit_id=audit_id).path + (
+        f"?lang={lang}" if lang in LOCALES else ""
+    )
+    return RedirectResponse(where, status_code=303)
+
+
 @router.get("/audit/{audit_id}")
 def audit_view(request: Request, settings: Settings, audit_id: str) -> Response:
     try:
@@ -82,7 +96,7 @@ def audit_view(request: Request, settings: Settings, audit_id: str) -> Response:
     files = [name for name in jobs.OUTPUTS if (folder / name).is_file()]
     return page(
         request, "audits.html", audit_id=audit_id, run=status, files=files, form=None,
-        labels=jobs.SUMMARY_LABELS,
+        labels=jobs.SUMMARY_LABELS, resumable=jobs.resumable(status),
     )  # fmt: skip
 
 

@@ -350,3 +350,44 @@ def test_a_busy_audit_slot_answers_503_with_retry_after_on_the_page_too(tmp_path
         audits_module._running.pop(tmp_path / "busy", None)
     for answer in (page, api):
         assert answer.status_code == 503 and answer.headers["retry-after"].isdigit()
+
+
+@pytest.mark.slow
+def test_an_interrupted_audit_is_resumed_from_its_page(tmp_path: Path) -> None:
+    import json
+
+    from audit_site import serve
+
+    from canon.web import audits as audits_module
+
+    with (
+        serve(delay=0.3) as site,
+        PageClient(create_app(audits=tmp_path, allow_private=True)) as client,
+    ):
+        started = client.post("/audit", data={"start": site.url("/"), "max_pages": "50"},
+                              follow_redirects=False)  # fmt: skip
+        assert started.status_code == 303, started.text
+        where = started.headers["location"].split("?")[0]
+        folder = tmp_path / where.rsplit("/", 1)[1]
+        deadline = time.monotonic() + 60
+        while client.get(where + "/status").json().get("done", 0) < 30:  # a batch written
+            assert time.monotonic() < deadline, "the audit did not start"
+            time.sleep(0.1)
+        audits_module._running[folder].kill()  # as when the server is killed
+        audits_module._running[folder].join(5)
+        assert client.get(where + "/status").json()["state"] == "failed"
+        page = client.get(where + "?lang=ru").text
+        assert "Продолжить аудит" in page and "прерван" in page
+        resumed = client.post(where + "/resume", follow_redirects=False)
+        assert resumed.status_code == 303, resumed.text
+        while (status := client.get(where + "/status").json())["state"] == "running":
+            assert time.monotonic() < deadline + 60, "the resumed audit did not end"
+            time.sleep(0.2)
+        assert status["state"] == "done", status
+        kept = json.loads((folder / "status.json").read_text("utf-8"))
+        assert kept["summary"]["pages"] >= 50
+        fetched = [r.split("?")[0] for r in site.log.requests]
+        again = len(fetched) - len(set(fetched))  # the pages in flight at the kill, at most
+        assert again < len(set(fetched)) / 2, fetched  # not crawled again from the start
+        refused = client.post(where + "/resume", follow_redirects=False)
+        assert refused.status_code == 409  # only an interrupted audit goes on

@@ -215,7 +215,13 @@ def check_command(
                 _write_html(result, doc, html_path, number)
             assert result.verdict is not None
             figure = result.verdict.uniqueness * 100
-            below = below or (min_uniqueness is not None and figure < min_uniqueness)
+            if min_uniqueness is not None and figure < min_uniqueness:
+                below = True
+                click.echo(
+                    f"canon: {doc.source}: uniqueness {figure:.1f}% is below "
+                    f"--min-uniqueness {min_uniqueness:g}%",
+                    err=True,
+                )
     if below:
         sys.exit(Outcome.BELOW_BAR)
 

@@ -72,6 +72,9 @@ def test_min_uniqueness_gates_and_several_drafts(tmp_path: Path, examples: Path)
     assert len(passing.stdout.splitlines()) == 2  # one JSON line a draft
     failing = run_cli("check", *drafts, "--index", db, "--min-uniqueness", "90")
     assert failing.returncode == 1
+    said = failing.stderr.strip().splitlines()  # a line for each draft below the mark
+    assert [line.split(": ")[1] for line in said] == drafts
+    assert all(line.endswith("is below --min-uniqueness 90%") for line in said), said
     excluded = run_cli("check", drafts[1], "--index", db, "--min-uniqueness", "90",
                          "--exclude", str(examples / "original.txt"))  # fmt: skip
     # The draft is all in the excluded source: nothing is left to count, and it says so.

@@ -5,9 +5,10 @@ Text extraction keeps a page's characters in stored order and drops the invisibl
 a word stored backwards under a right-to-left override (``&#x202E;акабос&#x202C;``, or the
 ``<bdo dir="rtl">`` element) would come out backwards, with nothing left to show it was a
 trick.  Before extraction, every text node of a page that has such controls, or a ``bdo``
-element, is put in the order a reader sees (:mod:`canon.text.bidi`), the controls kept, so
-that the check reads the word shown and reports the override.  Pages without either, the
-common case, are passed on as they are.
+element, or an element that CSS overrides (``unicode-bidi: bidi-override`` and ``direction:
+rtl``, inline or by a simple rule of the page's own style sheet), is put in the order a reader
+sees (:mod:`canon.text.bidi`), the controls kept, so that the check reads the word shown and
+reports the override.  Pages without any, the common case, are passed on as they are.
 
 A copywriter can also add words that no reader sees, so that a copied text checks as new:
 elements with the ``hidden`` attribute, or styled (inline, or by a simple rule of the page's
@@ -21,6 +22,7 @@ files, complex selectors and colours set by classes on both sides are not looked
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +36,8 @@ __all__ = ["Seen", "as_seen", "without_unseen"]
 _RLO, _LRO, _PDF = "\u202e", "\u202d", "\u202c"
 # The controls as characters or as numeric character references, and the bdo element.
 _SUSPECT = re.compile(
-    r"[\u202a-\u202e\u2066-\u2069]|&#(?:x0*(?:202[a-e]|206[6-9])|0*(?:823[4-8]|829[4-7]));|<bdo\b",
+    r"[\u202a-\u202e\u2066-\u2069]|&#(?:x0*(?:202[a-e]|206[6-9])|0*(?:823[4-8]|829[4-7]));|<bdo\b"
+    r"|unicode-bidi",
     re.IGNORECASE,
 )
 
@@ -116,15 +119,23 @@ def _sheet_rules(root: Any) -> list[tuple[str, dict[str, str]]]:
 
 
 def _sheet_hiding(rules: list[tuple[str, dict[str, str]]]) -> _Hiding:
-    """The simple selectors (``tag``, ``.class``, ``#id``, ``tag.class``) of the page's style
-    sheets whose declarations hide what they select (not by colour: what lies behind an
-    element a sheet styles is the sheet's business)."""
+    """The simple selectors of the page's style sheets whose declarations hide what they
+    select (not by colour: what lies behind an element a sheet styles is the sheet's
+    business)."""
+    return _selected(rules, lambda declared: _hides(declared, None, colour_too=False))
+
+
+def _selected(
+    rules: list[tuple[str, dict[str, str]]], wanted: Callable[[dict[str, str]], bool]
+) -> _Hiding:
+    """The simple selectors (``tag``, ``.class``, ``#id``, ``tag.class``) of the rules whose
+    declarations are ``wanted``."""
     tags: set[str] = set()
     classes: set[str] = set()
     ids: set[str] = set()
     pairs: set[tuple[str, str]] = set()
     for selectors, declared in rules:
-        if not _hides(declared, None, colour_too=False):
+        if not wanted(declared):
             continue
         for selector in selectors.split(","):
             found = _SIMPLE.match(selector)
@@ -241,9 +252,36 @@ def as_seen(html: str) -> Seen:
     return Seen(html, tuple(words for words in removed if words))
 
 
+def _override(declared: dict[str, str]) -> str | None:
+    """The override control that declarations set (``unicode-bidi: bidi-override`` and a
+    ``direction``), if any."""
+    if declared.get("unicode-bidi") not in ("bidi-override", "isolate-override"):
+        return None
+    return _RLO if declared.get("direction") == "rtl" else _LRO
+
+
+def _overridden(root: Any) -> list[tuple[Any, str]]:
+    """The elements whose text is shown overridden, and the override: ``bdo``, and elements
+    a ``unicode-bidi`` override styles inline or by a simple rule of the page's sheets."""
+    found = [
+        (element, _RLO if str(element.get("dir", "")).lower() == "rtl" else _LRO)
+        for element in root.iter("bdo")
+    ]
+    rules = _sheet_rules(root)
+    rtl = _selected(rules, lambda declared: _override(declared) == _RLO)
+    ltr = _selected(rules, lambda declared: _override(declared) == _LRO)
+    for element in root.iter():
+        if not isinstance(element.tag, str) or element.tag == "bdo":
+            continue
+        inline = _override(_declarations(element.get("style") or ""))
+        override = inline or (_RLO if rtl.hides(element) else _LRO if ltr.hides(element) else "")
+        if override:
+            found.append((element, override))
+    return found
+
+
 def _display_order(root: Any) -> None:
-    for element in root.iter("bdo"):
-        override = _RLO if str(element.get("dir", "")).lower() == "rtl" else _LRO
+    for element, override in _overridden(root):
         element.text = override + (element.text or "")
         last = element[-1] if len(element) else None
         if last is not None:

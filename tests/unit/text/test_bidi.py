@@ -72,15 +72,20 @@ def test_text_shown_as_stored_is_left_alone(text: str) -> None:
         lambda w: f"&#x202E;{w[::-1]}&#x202C;",
         lambda w: f"\u202e{w[::-1]}\u202c",
         lambda w: f'<bdo dir="rtl">{w[::-1]}</bdo>',
+        lambda w: f'<span style="unicode-bidi: bidi-override; direction: rtl">{w[::-1]}</span>',
+        lambda w: f'<span class="r">{w[::-1]}</span>',  # .r of the page's sheet
     ],
-    ids=["reference", "character", "bdo"],
+    ids=["reference", "character", "bdo", "css-inline", "css-sheet"],
 )
 def test_an_override_in_an_html_page_is_read_as_shown(tmp_path: Path, backwards) -> None:
     words = SENTENCE.split()
     line = " ".join(backwards(w) if i % 2 else w for i, w in enumerate(words))
     body = "".join(f"<p>{line}, абзац номер {i}.</p>" for i in range(6))
     page = tmp_path / "draft.html"
-    page.write_text(f"<html><head><title>Тест</title></head><body>{body}</body></html>", "utf-8")
+    sheet = "<style>.r { unicode-bidi: bidi-override; direction: rtl }</style>"
+    page.write_text(
+        f"<html><head><title>Тест</title>{sheet}</head><body>{body}</body></html>", "utf-8"
+    )
     document = canon.read_source(str(page))
     tokens = canon.canonicalize(document.text, "lemma").tokens
     assert tokens[: len(CLEAN)] == CLEAN

@@ -212,7 +212,7 @@ def check_command(
                 result = result.with_unseen(doc.unseen)
             _print(result, doc, as_json, details, source_number, found)
             if html_path:
-                _write_html(result, doc, html_path, number)
+                _write_html(result, doc, html_path, number, min_uniqueness)
             assert result.verdict is not None
             figure = result.verdict.uniqueness * 100
             if min_uniqueness is not None and figure < min_uniqueness:
@@ -283,11 +283,13 @@ def _with_hint(reason: str | None) -> str:
     return reason or ""
 
 
-def _write_html(result: CheckResult, doc: Document, path: Path, number: int) -> None:
+def _write_html(
+    result: CheckResult, doc: Document, path: Path, number: int, mark: float | None
+) -> None:
     from ..report.html import check_html, write_html
 
     target = path if number == 1 else path.with_stem(f"{path.stem}-{number}")
-    write_html(target, check_html(result, doc))
+    write_html(target, check_html(result, doc, mark))
 
 
 def _found_by(result: CheckResult) -> list[tuple[str, str]]:

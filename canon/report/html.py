@@ -106,9 +106,10 @@ def compare_html(table: Table, docs: Sequence[Document], plot: bytes | None = No
     return render("compare.html", result=compare_view(table, docs), plot=image)
 
 
-def check_html(result: CheckResult, doc: Document) -> str:
-    """A report of a uniqueness check: uniqueness, sources, the draft highlighted, statistics."""
-    return render("check.html", result=check_view(result, doc))
+def check_html(result: CheckResult, doc: Document, pass_mark: float | None = None) -> str:
+    """A report of a uniqueness check: uniqueness, sources, the draft highlighted, statistics;
+    with ``pass_mark`` (a percentage), the figure judged against it, as the web page does."""
+    return render("check.html", result=check_view(result, doc), pass_mark=pass_mark)
 
 
 def write_html(path: Path, page: str) -> None:

@@ -88,6 +88,12 @@ def test_check_html(tmp_path: Path, examples: Path) -> None:
     section = _section(page, '<details class="source" id="source-1" open>', "</details>")
     assert str(examples / "original.txt") in section
     assert section.count('<div class="text">') == 2 and '<mark class="rewrite">' in section
+    assert 'id="uniqueness" class="unmarked"' in page  # no mark given: judged neither way
+    marked = run_cli("check", str(draft), "--index", str(db), "--html", str(html),
+                     "--min-uniqueness", "80")  # fmt: skip
+    assert marked.returncode == 1
+    page = html.read_text("utf-8")
+    assert 'id="uniqueness" class="fail"' in page and "below the pass mark of 80%" in page
 
 
 # --- one set of templates for the pages and the reports ------------------------------------

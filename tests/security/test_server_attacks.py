@@ -86,7 +86,8 @@ def _compare(server: LiveServer, first: str, second: str = ARTICLE, **extra: obj
 def test_backtracking_patterns_cannot_freeze_the_server(server: LiveServer, pattern: str) -> None:
     answer, seconds = _check(server, exclude=[pattern])
     assert answer.status_code in (200, 400), answer.text
-    assert seconds < 5 and server.healthy()
+    # a pattern that backtracks runs for minutes; a whole check on a loaded machine, seconds
+    assert seconds < 15 and server.healthy()
 
 
 @pytest.mark.parametrize("entry", ["", "   ", "re:.", "re:", "re:x*", "re:|", "re:(?s).*"])

@@ -150,10 +150,15 @@ def _print_add_report(report: AddReport) -> None:
 @_DB
 @click.argument("sources", nargs=-1, required=True)
 def index_remove(db: Path, sources: tuple[str, ...]) -> None:
-    """Remove documents (by their source, as listed) from the index DB."""
+    """Remove documents (by their source, as listed) from the index DB; the sources it holds
+    no document of are named."""
     with Index(db) as index:
+        known = index.known(sources)
+        missing = [source for source in dict.fromkeys(sources) if source not in known]
         removed = index.remove(sources)
     click.echo(f"removed {removed} of {len(sources)}", err=True)
+    for source in missing:
+        click.echo(f"  not in the index: {source} (see 'canon index list')", err=True)
 
 
 @index_group.command("list")

@@ -30,6 +30,7 @@ __all__ = [
     "content_hashes",
     "documents",
     "keyed_rows",
+    "known_sources",
     "shingle_counts",
     "shingle_sets",
     "signatures_and_sets",
@@ -81,6 +82,18 @@ def _chunks(ids: Iterable[int]) -> Iterator[list[int]]:
 
 def content_hashes(db: sqlite3.Connection) -> dict[str, str]:
     return dict(db.execute("SELECT source, content_hash FROM documents"))
+
+
+def known_sources(db: sqlite3.Connection, sources: Iterable[str]) -> set[str]:
+    """Those of ``sources`` the index holds a document of."""
+    asked = list(dict.fromkeys(sources))
+    known: set[str] = set()
+    for at in range(0, len(asked), _CHUNK):
+        chunk = asked[at : at + _CHUNK]
+        marks = ", ".join("?" * len(chunk))
+        query = f"SELECT source FROM documents WHERE source IN ({marks})"
+        known.update(source for (source,) in db.execute(query, chunk))
+    return known
 
 
 class DocumentRow(TypedDict):

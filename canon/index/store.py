@@ -174,6 +174,11 @@ class Index:
         with self._reading():
             return lookups.content_hashes(self._db)
 
+    def known(self, sources: Iterable[str]) -> set[str]:
+        """Those of ``sources`` the index holds a document of."""
+        with self._reading():
+            return lookups.known_sources(self._db, sources)
+
     def documents(self) -> Iterator[DocumentRow]:
         with self._reading():
             yield from lookups.documents(self._db)

@@ -8,6 +8,7 @@ Every source is bounded by :class:`ReadLimits` before it is parsed.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,6 +25,11 @@ from .word import docx_text
 __all__ = ["Document", "page_document", "read_source"]
 
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
+_FILE_SUFFIXES = frozenset(
+    ".txt .md .html .htm .xhtml .docx .doc .csv .json .jsonl .xml .gz .pdf .rtf .odt".split()
+)
+# A source that is no file but reads as a site's address without its scheme: example.ru/page
+_LIKE_A_HOST = re.compile(r"(?:www\.)?[\w-]+(?:\.[\w-]+)*\.[a-zа-я]{2,}(?:[/?#].*)?$", re.I)
 
 
 @dataclass(frozen=True)
@@ -107,6 +113,13 @@ def _too_large(source: str, message: str) -> InputError:
     return InputError(f"{source}: {message}", source=source, reason="too-large")
 
 
+def _site(source: str) -> bool:
+    """Whether a source that is no file reads as a site's address given without its scheme
+    (``example.ru/page``; not ``draft.txt``)."""
+    suffix = Path(source.split("/", 1)[0]).suffix.lower()
+    return _LIKE_A_HOST.match(source) is not None and suffix not in _FILE_SUFFIXES
+
+
 def _open(source: str) -> BinaryIO:
     path = Path(source)
     if path.is_dir():
@@ -116,7 +129,8 @@ def _open(source: str) -> BinaryIO:
     try:
         return path.open("rb")
     except FileNotFoundError:
-        raise InputError(f"{source}: no such file", source=source, reason="missing") from None
+        hint = f"; for a web page give its address: https://{source}" if _site(source) else ""
+        raise InputError(f"{source}: no such file{hint}", source=source, reason="missing") from None
     except OSError as exc:
         raise InputError(
             f"{source}: cannot read ({exc.strerror or exc})", source=source, reason="unreadable"

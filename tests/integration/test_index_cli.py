@@ -55,8 +55,11 @@ def test_add_list_stats_check_remove(tmp_path: Path, examples: Path) -> None:
     text = run_cli("check", str(examples / "rewrite.txt"), "--index", db).stdout
     assert "[[" in text and "{{" in text and "uniqueness" in text
 
-    removed = run_cli("index", "remove", db, str(examples / "original.txt"))
-    assert "removed 1 of 1" in removed.stderr
+    removed = run_cli("index", "remove", db, str(examples / "original.txt"), "no/such.txt")
+    assert removed.stderr.splitlines() == [
+        "removed 1 of 2",
+        "  not in the index: no/such.txt (see 'canon index list')",
+    ]
     after = run_cli("check", str(examples / "rewrite.txt"), "--index", db, "--json")
     for profile in json.loads(after.stdout)["profiles"]:
         assert original not in {s["source"] for s in profile["sources"]}

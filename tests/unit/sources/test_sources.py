@@ -369,3 +369,19 @@ def test_a_page_with_too_many_attributes_is_refused_before_trafilatura(tmp_path:
         read_source(str(path))
     assert time.perf_counter() - started < 2
     assert info.value.reason == "too-complex"
+
+
+@pytest.mark.parametrize(
+    ("source", "hinted"),
+    [("example.ru/news/1", True), ("www.lenta.ru", True), ("нет.рф", True),
+     ("draft.txt", False), ("drafts/a.md", False), ("missing", False)],
+)  # fmt: skip
+def test_a_site_given_without_its_scheme_is_told_how_to_give_it(
+    source: str, hinted: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no such file here
+    with pytest.raises(canon.InputError) as info:
+        canon.read_source(source)
+    message = str(info.value)
+    assert message.startswith(f"{source}: no such file") and info.value.reason == "missing"
+    assert (f"https://{source}" in message) is hinted

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,20 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = ROOT.parent / "shared" / "data"
 
 
+@contextlib.contextmanager
+def _environ(name: str, folder: Path) -> Iterator[None]:
+    """``name`` set to ``folder`` for the run, then as it was."""
+    before = os.environ.get(name)
+    os.environ[name] = str(folder)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
+
+
 @pytest.fixture(scope="session", autouse=True)
 def lemma_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The persisted lemma cache of the whole run (CLI subprocesses too) in a temporary folder,
@@ -30,13 +45,8 @@ def lemma_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         folder.mkdir(exist_ok=True)
     else:
         folder = tmp_path_factory.mktemp("lemma-cache")
-    before = os.environ.get("CANON_CACHE_DIR")
-    os.environ["CANON_CACHE_DIR"] = str(folder)
-    yield folder
-    if before is None:
-        os.environ.pop("CANON_CACHE_DIR", None)
-    else:
-        os.environ["CANON_CACHE_DIR"] = before
+    with _environ("CANON_CACHE_DIR", folder):
+        yield folder
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -44,13 +54,8 @@ def user_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The user's data folder of the whole run (``canon serve`` keeps its secret there) in a
     temporary folder, never the user's own."""
     folder = tmp_path_factory.mktemp("user-data")
-    before = os.environ.get("XDG_DATA_HOME")
-    os.environ["XDG_DATA_HOME"] = str(folder)
-    yield folder
-    if before is None:
-        os.environ.pop("XDG_DATA_HOME", None)
-    else:
-        os.environ["XDG_DATA_HOME"] = before
+    with _environ("XDG_DATA_HOME", folder):
+        yield folder
 
 
 @pytest.fixture

@@ -51,6 +51,7 @@ _WHITE = frozenset({"#fff", "#ffffff", "white", "rgb(255,255,255)", "rgb(255, 25
 _INLINE = frozenset(
     "a abbr b bdi bdo cite code em font i kbd mark q s small span strong sub sup u".split()
 )
+Rules = list[tuple[str, dict[str, str]]]  # a page's style rules: selectors, declarations
 _MAX_RULES = 2_000  # rules of a page's style sheets looked at, at most
 _PARSER = lxml.html.HTMLParser(encoding="utf-8")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what lxml takes in no text
@@ -90,16 +91,16 @@ def _background(style: dict[str, str]) -> str | None:
 
 
 @dataclass(frozen=True)
-class _Hiding:
-    """What the page's style sheets hide by simple selectors: tags, classes, ids, and
-    ``tag.class`` pairs."""
+class _Selectors:
+    """Simple selectors of the page's style sheets: tags, classes, ids, and ``tag.class``
+    pairs."""
 
     tags: frozenset[str]
     classes: frozenset[str]
     ids: frozenset[str]
     tag_classes: frozenset[tuple[str, str]]
 
-    def hides(self, element: Any) -> bool:
+    def selects(self, element: Any) -> bool:
         classes = set(str(element.get("class", "")).split())
         return (
             element.tag in self.tags
@@ -109,7 +110,7 @@ class _Hiding:
         )
 
 
-def _sheet_rules(root: Any) -> list[tuple[str, dict[str, str]]]:
+def _sheet_rules(root: Any) -> Rules:
     """The rules of the page's own style sheets: selectors and declarations (bounded)."""
     return [
         (selectors, _declarations(body))
@@ -118,16 +119,14 @@ def _sheet_rules(root: Any) -> list[tuple[str, dict[str, str]]]:
     ]
 
 
-def _sheet_hiding(rules: list[tuple[str, dict[str, str]]]) -> _Hiding:
+def _sheet_hiding(rules: Rules) -> _Selectors:
     """The simple selectors of the page's style sheets whose declarations hide what they
     select (not by colour: what lies behind an element a sheet styles is the sheet's
     business)."""
     return _selected(rules, lambda declared: _hides(declared, None, colour_too=False))
 
 
-def _selected(
-    rules: list[tuple[str, dict[str, str]]], wanted: Callable[[dict[str, str]], bool]
-) -> _Hiding:
+def _selected(rules: Rules, wanted: Callable[[dict[str, str]], bool]) -> _Selectors:
     """The simple selectors (``tag``, ``.class``, ``#id``, ``tag.class``) of the rules whose
     declarations are ``wanted``."""
     tags: set[str] = set()
@@ -150,14 +149,14 @@ def _selected(
                 ids.add(name)
             elif tag and tag not in ("html", "body", "head"):
                 tags.add(tag)
-    return _Hiding(frozenset(tags), frozenset(classes), frozenset(ids), frozenset(pairs))
+    return _Selectors(frozenset(tags), frozenset(classes), frozenset(ids), frozenset(pairs))
 
 
-def without_unseen(root: Any) -> list[str]:
+def without_unseen(root: Any, rules: Rules | None = None) -> list[str]:
     """Remove from a parsed page the elements a reader never sees (the ``hidden`` attribute,
     inline styles and the page's own simple style rules that hide them); the words of each
     removed element, spaces collapsed (blank for one that held none, or a script or style)."""
-    rules = _sheet_rules(root)  # read once, for what they hide and for the page's background
+    rules = _sheet_rules(root) if rules is None else rules
     hiding = _sheet_hiding(rules)
     page = _page_background(rules)
     unseen: dict[int, Any] = {}
@@ -167,7 +166,7 @@ def without_unseen(root: Any) -> list[str]:
         style = element.get("style")
         if (
             element.get("hidden") is not None
-            or hiding.hides(element)
+            or hiding.selects(element)
             or (style and _hides(_declarations(style), _behind(element) or page))
         ):
             unseen[id(element)] = element
@@ -201,7 +200,7 @@ def _words(element: Any) -> str:
     return " ".join(element.text_content().split())
 
 
-def _page_background(rules: list[tuple[str, dict[str, str]]]) -> str | None:
+def _page_background(rules: Rules) -> str | None:
     """The background the page's style sheets give ``html`` or ``body``, if any."""
     for selectors, declared in rules:
         if {s.strip().lower() for s in selectors.split(",")} & {"html", "body"}:
@@ -243,11 +242,12 @@ def as_seen(html: str) -> Seen:
         root = lxml.html.document_fromstring(html.encode("utf-8"), parser=_PARSER)
     except (ValueError, lxml.etree.ParserError):
         return Seen(html)  # nothing lxml can read: the extractor says what it makes of it
-    removed = without_unseen(root) if styled else []
+    rules = _sheet_rules(root)  # read once, before anything is removed
+    removed = without_unseen(root, rules) if styled else []
     if not (bidi or removed):
         return Seen(html)
     if bidi:
-        _display_order(root)
+        _display_order(root, rules)
     html = str(lxml.html.tostring(root, encoding="unicode"))
     return Seen(html, tuple(words for words in removed if words))
 
@@ -260,28 +260,27 @@ def _override(declared: dict[str, str]) -> str | None:
     return _RLO if declared.get("direction") == "rtl" else _LRO
 
 
-def _overridden(root: Any) -> list[tuple[Any, str]]:
+def _overridden(root: Any, rules: Rules) -> list[tuple[Any, str]]:
     """The elements whose text is shown overridden, and the override: ``bdo``, and elements
     a ``unicode-bidi`` override styles inline or by a simple rule of the page's sheets."""
     found = [
         (element, _RLO if str(element.get("dir", "")).lower() == "rtl" else _LRO)
         for element in root.iter("bdo")
     ]
-    rules = _sheet_rules(root)
     rtl = _selected(rules, lambda declared: _override(declared) == _RLO)
     ltr = _selected(rules, lambda declared: _override(declared) == _LRO)
     for element in root.iter():
         if not isinstance(element.tag, str) or element.tag == "bdo":
             continue
-        inline = _override(_declarations(element.get("style") or ""))
-        override = inline or (_RLO if rtl.hides(element) else _LRO if ltr.hides(element) else "")
+        sheet = _RLO if rtl.selects(element) else _LRO if ltr.selects(element) else ""
+        override = _override(_declarations(element.get("style") or "")) or sheet
         if override:
             found.append((element, override))
     return found
 
 
-def _display_order(root: Any) -> None:
-    for element, override in _overridden(root):
+def _display_order(root: Any, rules: Rules) -> None:
+    for element, override in _overridden(root, rules):
         element.text = override + (element.text or "")
         last = element[-1] if len(element) else None
         if last is not None:

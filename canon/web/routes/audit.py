@@ -8,15 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from ...audit import Analysis
 from .. import audits as jobs
-from ..i18n import LOCALES
 from ..service import N_, FieldError
 from ..settings import Settings
 from .forms import number, text
-from .render import page
+from .render import page, redirect_to
 
 __all__ = ["router"]
 
@@ -65,11 +64,7 @@ async def audit_start(request: Request, settings: Settings) -> Response:
         audit_id = jobs.start_audit(_folder(settings), asked, settings.allow_private)
     except FieldError as exc:
         return _list_page(request, settings, exc.status, error=exc, form=kept)
-    lang = request.query_params.get("lang")
-    where = request.url_for("audit_view", audit_id=audit_id).path + (
-        f"?lang={lang}" if lang in LOCALES else ""
-    )
-    return RedirectResponse(where, status_code=303)
+    return redirect_to(request, "audit_view", audit_id=audit_id)
 
 
 @router.post("/audit/{audit_id}/resume")
@@ -79,11 +74,7 @@ def audit_resume(request: Request, settings: Settings, audit_id: str) -> Respons
         jobs.resume_audit(folder, settings.allow_private)
     except FieldError as exc:
         return _list_page(request, settings, exc.status, error=exc)
-    lang = request.query_params.get("lang")
-    where = request.url_for("audit_view", audit_id=audit_id).path + (
-        f"?lang={lang}" if lang in LOCALES else ""
-    )
-    return RedirectResponse(where, status_code=303)
+    return redirect_to(request, "audit_view", audit_id=audit_id)
 
 
 @router.get("/audit/{audit_id}")

@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from jinja2 import pass_context
 from markupsafe import Markup
 
 from ...report.html import environment
 from ..crosssite import FIELD, form_token
-from ..i18n import error_text, languages, locale_of, translations
+from ..i18n import LOCALES, error_text, languages, locale_of, translations
 from ..said import said, said_parts
 from ..service import N_, UPLOAD_SUFFIXES
 from ..settings import ServerSettings
@@ -46,6 +46,13 @@ def _url_for(context: Any, name: str, /, **params: Any) -> str:
     request: Request = context["request"]
     root: str = request.scope.get("root_path", "")
     return root + str(request.app.url_path_for(name, **params))
+
+
+def redirect_to(request: Request, name: str, **params: Any) -> RedirectResponse:
+    """A 303 to the page ``name``, by its path, in the language the request asked for."""
+    lang = request.query_params.get("lang")
+    where = request.scope.get("root_path", "") + str(request.app.url_path_for(name, **params))
+    return RedirectResponse(where + (f"?lang={lang}" if lang in LOCALES else ""), 303)
 
 
 templates.env.globals.update(

@@ -9,11 +9,11 @@ from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from ...uniqueness.web.run import STAGES
-from ..i18n import LOCALES, locale_of, translations
+from ..i18n import locale_of, translations
 from ..running import side_of
 from ..service import N_, FieldError, WebCheckRequest, configured_providers
 from ..settings import ServerSettings, Settings
@@ -21,7 +21,7 @@ from ..webjobs import WebJob, WebJobs
 from .api import CheckBody
 from .checkform import check_context, check_form, check_options
 from .forms import number, side, text
-from .render import page
+from .render import page, redirect_to
 
 __all__ = ["JobBody", "JobStatus", "api_router", "page_router"]
 
@@ -136,9 +136,7 @@ async def check_web_submit(request: Request, settings: Settings) -> Response:
     except FieldError as exc:
         context = check_context(settings, kept)
         return page(request, "check.html", exc.status, result=None, error=exc, **context)
-    lang = request.query_params.get("lang")
-    where = request.url_for("check_web_view", job_id=job.id).path
-    return RedirectResponse(where + (f"?lang={lang}" if lang in LOCALES else ""), 303)
+    return redirect_to(request, "check_web_view", job_id=job.id)
 
 
 @page_router.get("/check/web/{job_id}")

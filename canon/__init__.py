@@ -29,6 +29,7 @@ import typing as _typing
 
 from ._version import __version__
 from .errors import (
+    AccountError,
     CanonError,
     EmptyText,
     ExtractionError,
@@ -114,6 +115,7 @@ if _typing.TYPE_CHECKING:  # the same names, for type checkers and editors
 
 __all__ = [
     "BUILTIN_PROFILES",
+    "AccountError",
     "AddReport",
     "AddSettings",
     "AuditResult",

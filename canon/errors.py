@@ -14,6 +14,7 @@
     ├── IndexFileError              an index file cannot be used       .path, .reason, .remedy
     ├── SearchError                 a search provider cannot answer    .provider, .reason
     ├── OutputError                 a report or result cannot be written  .path
+    ├── AccountError                a user of a server cannot be added, found or kept  .user
     └── MissingResource             a package or data set is not installed  .package
         └── MissingExtra (ImportError)  an extra of canon is not installed  .extra, .feature
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 __all__ = [
+    "AccountError",
     "CanonError",
     "EmptyText",
     "ExtractionError",
@@ -210,6 +212,19 @@ class OutputError(CanonError):
     def __init__(self, path: object, message: str) -> None:
         super().__init__(f"{path}: {message}")
         self.path = path
+
+
+class AccountError(CanonError):
+    """A user of ``canon serve`` cannot be added, found or kept, or its file cannot be used.
+
+    ``user`` names the user (None for the file); ``reason`` is one of ``missing`` (no such
+    file), ``not-accounts``, ``unreadable``, ``exists``, ``unknown``, ``bad-name``,
+    ``weak-password``, ``bad-limit``, ``quota`` (today's search queries spent).
+    """
+
+    def __init__(self, message: str, *, user: str | None = None, reason: str) -> None:
+        super().__init__(message, reason=reason)
+        self.user = user
 
 
 class MissingResource(CanonError):

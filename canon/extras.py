@@ -39,6 +39,7 @@ EXTRAS: dict[str, tuple[Package, ...]] = {
         Package("swagger-ui-bundle", "swagger_ui_bundle"),
         Package("pebble", "pebble"),
         Package("itsdangerous", "itsdangerous"),
+        Package("argon2-cffi", "argon2"),
     ),
     "plot": (Package("matplotlib", "matplotlib"),),
     "dask": (Package("dask", "dask"), Package("distributed", "distributed")),

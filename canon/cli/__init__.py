@@ -45,6 +45,7 @@ _COMMANDS = {
     "serve": "serve",
     "stats": "compare",
     "tokens": "compare",
+    "users": "users",
 }
 # The option that turns on the feature an extra holds, where a command works without it.
 _EXTRA_FLAGS = {"plot": "--plot", "dask": "--engine dask"}

@@ -133,24 +133,67 @@ class _ServeCommand(click.Command):
     "subdomains, * for any); always the loopback names and the --host address.  Other Host "
     "headers get 400.",
 )
+@click.option(
+    "--users",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Make everyone sign in, as a user of this file (canon users add).  Required when "
+    "the server answers beyond this machine (--host or --allowed-host not loopback).",
+)
+@click.option(
+    "--session-hours",
+    type=click.FloatRange(min=0.01, max=24 * 90),
+    default=12.0,
+    show_default=True,
+    help="Hours a sign-in lasts.",
+)
+@click.option(
+    "--audits-at-once",
+    type=click.IntRange(min=1, max=64),
+    default=1,
+    show_default=True,
+    help="Site audits the server runs at once (each user: at most their own quota).",
+)
 def serve(
-    db: Path | None, host: str, port: int, allowed_host: tuple[str, ...], **settings: Any
+    db: Path | None,
+    host: str,
+    port: int,
+    allowed_host: tuple[str, ...],
+    users: Path | None,
+    **settings: Any,
 ) -> None:
     """Serve the compare and check pages and the JSON API (FastAPI under uvicorn).
 
-    Forms are signed with a secret made at the first start and kept, readable by its owner only,
-    in the --audits folder or else in canon's data folder; CANON_SECRET gives it instead."""
+    Served on loopback alone, the server is open to whoever uses this machine; answering
+    beyond it (another --host, or --allowed-host names), it needs --users, and every page and
+    API call then needs a signed-in user or an API token.  Forms and sessions are signed with
+    a secret made at the first start and kept, readable by its owner only, in the --audits
+    folder or else in canon's data folder; CANON_SECRET gives it instead."""
     from ..errors import OptionError
     from ..web import create_app
+    from ..web.accounts import Accounts
     from ..web.secret import secret_file_for
     from ..web.server import serve as run_server
-    from ..web.settings import allowed_hosts
+    from ..web.settings import allowed_hosts, beyond_loopback
 
     try:
         hosts = allowed_hosts(host, allowed_host)
     except OptionError as exc:
         raise _BadValue(f"--allowed-host {exc.problem}") from exc
+    reach = beyond_loopback(host, hosts)
+    if users is None and reach:
+        flag = "--" + reach[0].replace("_", "-")
+        raise _BadValue(
+            f"{flag} {reach[1]} lets other machines reach the server: give --users FILE (made "
+            "by canon users add FILE NAME) so that everyone signs in"
+        )
+    if users is not None and not Accounts(users).users():
+        raise _BadValue(f"{users} has no users: add one with canon users add {users} NAME")
     secret_file = secret_file_for(settings.get("audits"))
     # create_app refuses a missing, foreign or damaged index (one line) before the server starts
-    app = create_app(db, allowed_hosts=hosts, secret_file=secret_file, **settings)
+    app = create_app(db, allowed_hosts=hosts, secret_file=secret_file, users=users, **settings)
+    if users is None:
+        click.echo("canon: no sign-in: whoever uses this machine can use the server", err=True)
+    else:
+        click.echo(f"canon: sign-in required (users of {users})", err=True)
     run_server(app, host, port)

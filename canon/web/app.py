@@ -11,7 +11,8 @@ is escaped everywhere (Jinja2 autoescape); the index is opened read-only unless
 ``allow_index_writes``; URLs that resolve to private or loopback addresses are refused unless
 ``allow_private``.  Requests are refused before any work when their ``Host`` is not one the
 server answers to (400), when a browser says they come from another site, or when a form lacks
-its page's token (403, :mod:`canon.web.crosssite`).
+its page's token (403, :mod:`canon.web.crosssite`); on a server given a users file, when no
+user has signed in (:mod:`canon.web.signin`).
 """
 
 from __future__ import annotations
@@ -25,10 +26,12 @@ from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.middleware.sessions import SessionMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .._version import __version__
 from ..index.store import Index
+from .accounts import Accounts
 from .audits import stop_audits
 from .crosssite import (
     CrossSite,
@@ -46,12 +49,13 @@ from .handlers import (
 )
 from .i18n import load_catalogs
 from .middleware import BodyLimit, RetryAfter
-from .routes import api, audit, pages, webcheck
+from .routes import api, audit, pages, signin, webcheck
 from .running import pool_of
-from .secret import server_secret
+from .secret import derived_key, server_secret
 from .security import SecurityHeaders
 from .service import FieldError, configured_providers
 from .settings import ServerSettings
+from .signin import SESSION_COOKIE, Failures, SignIn
 from .webjobs import WebJobs
 
 __all__ = ["create_app", "has_check_page"]
@@ -92,6 +96,7 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
     (``allow_private``, ``max_body``, ``workers``, ``deadline``…), kept in
     ``app.state.settings`` for the routes."""
     settings = ServerSettings(index=Path(index) if index is not None else None, **options)
+    accounts = Accounts(settings.users) if settings.users is not None else None
     load_catalogs()  # a broken catalog stops the server here, not on a page
     if settings.index is not None:
         with Index(settings.index, readonly=True) as opened:  # IndexFileError at start
@@ -102,14 +107,27 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
         description=__doc__ or "",
         docs_url=None,
         redoc_url=None,
-        lifespan=_workers_for(settings, web_jobs := WebJobs(settings)),
+        lifespan=_workers_for(settings, web_jobs := WebJobs(settings, accounts)),
         dependencies=[Depends(require_form_token)],
     )
     app.state.settings = settings
     app.state.web_jobs = web_jobs
-    # Outermost last: the Host first, then other sites, then the body's size and time.
+    app.state.accounts = accounts
+    app.state.failures = Failures()
+    secret = server_secret(settings.secret_file)
+    # Outermost last: the Host first, then other sites, then who asks, then the body's size
+    # and time.
     app.add_middleware(BodyLimit, max_body=settings.max_body, body_timeout=settings.body_timeout)
-    app.add_middleware(CrossSite, tokens=FormTokens(server_secret(settings.secret_file)))
+    if accounts is not None:
+        app.add_middleware(SignIn, accounts=accounts)
+        app.add_middleware(
+            SessionMiddleware,
+            secret_key=derived_key(secret, "session"),
+            session_cookie=SESSION_COOKIE,
+            max_age=round(settings.session_hours * 3600),
+            same_site="lax",
+        )
+    app.add_middleware(CrossSite, tokens=FormTokens(secret))
     app.add_middleware(
         TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts), www_redirect=False
     )
@@ -125,6 +143,8 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
     app.include_router(api.router)
     app.include_router(webcheck.api_router)
     app.include_router(pages.router)
+    if accounts is not None:
+        app.include_router(signin.router)
     app.state.check_page = has_check_page(settings)
     if app.state.check_page:
         app.include_router(pages.check_router)

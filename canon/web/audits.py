@@ -4,7 +4,9 @@ An audit runs :func:`canon.audit.audit_site` in a process started for it (spawne
 forked from the server's threads), into ``<audits>/<id>/``: beside the audit's own files it
 writes ``status.json``, rewritten atomically as the crawl goes (``running``, pages done and
 known, errors) and at the end (``done`` with the summary, clusters and pages, or ``failed``
-with the error's message).  One audit runs at a time per server; the pages read the files.
+with the error's message), and who started it (``owner``; None on a server without sign-in,
+where everyone sees every audit; else each user sees their own).  At most a server's
+``audits_at_once`` run at once, and at most a user's own quota of them; the pages read the files.
 An audit whose process ended without a word (killed, or the server stopped) is marked
 interrupted, and can be resumed in its folder: the pages done are kept.
 """
@@ -35,6 +37,7 @@ __all__ = [
     "OUTPUTS",
     "SUMMARY_LABELS",
     "AuditRequest",
+    "Starter",
     "audit_folder",
     "audits",
     "resumable",
@@ -47,7 +50,7 @@ __all__ = [
 MAX_PAGES = 1000  # the most pages an audit started from the web may crawl
 STATUS = "status.json"
 _ID = re.compile(r"^[0-9a-f]{12}$")
-_running: dict[Path, multiprocessing.process.BaseProcess] = {}
+_running: dict[Path, tuple[multiprocessing.process.BaseProcess, str | None]] = {}
 _INTERRUPTED = "the audit was interrupted (its process ended, or the server stopped)"
 
 # How a page names the figures of an audit's summary and its states.
@@ -113,10 +116,11 @@ def _asked(request: AuditRequest) -> dict[str, Any]:
     return dataclasses.asdict(request)
 
 
-def _run(folder: str, request: AuditRequest, allow_private: bool) -> None:
+def _run(folder: str, request: AuditRequest, allow_private: bool, owner: str | None) -> None:
     """The audit's process: crawl, analyse, write; the status file says how far it is."""
     path = Path(folder) / STATUS
-    base = {"start": request.start, "started": time.time(), "request": _asked(request)}
+    base = {"start": request.start, "started": time.time(), "request": _asked(request),
+            "owner": owner}  # fmt: skip
     last = [0.0]
 
     def progress(p: CrawlProgress) -> None:
@@ -144,21 +148,34 @@ def _run(folder: str, request: AuditRequest, allow_private: bool) -> None:
     _write(path, {**base, "state": "done", **done, "pages": pages})
 
 
-def start_audit(audits: Path, request: AuditRequest, allow_private: bool) -> str:
-    """Starts an audit in a process of its own; its id.  503 while another one runs."""
+@dataclass(frozen=True)
+class Starter:
+    """Who starts an audit and what they may: their name (None without sign-in) and how many
+    audits they may run at once (None: as many as the server); the server's own limit."""
+
+    owner: str | None = None
+    own_limit: int | None = None
+    server_limit: int = 1
+
+
+def start_audit(
+    audits: Path, request: AuditRequest, allow_private: bool, starter: Starter = Starter()
+) -> str:
+    """Starts an audit in a process of its own; its id.  503 while the server runs as many
+    as it may, 429 while the starter does."""
     request.settings(allow_private)  # refused here, not in the process
-    _one_at_a_time()
+    _room_for(starter)
     audit_id = secrets.token_hex(6)
     folder = audits / audit_id
     folder.mkdir(parents=True)
-    _launch(folder, request, allow_private)
+    _launch(folder, request, allow_private, starter.owner)
     return audit_id
 
 
-def resume_audit(folder: Path, allow_private: bool) -> None:
+def resume_audit(folder: Path, allow_private: bool, starter: Starter = Starter()) -> None:
     """Starts an audit that was interrupted again, in its own folder: the pages done are kept
-    and the crawl goes on where it stopped.  409 unless it was interrupted; 503 while another
-    audit runs."""
+    and the crawl goes on where it stopped.  409 unless it was interrupted; 503 or 429 as for
+    a new one."""
     status = status_of(folder)
     if not resumable(status):
         raise FieldError(
@@ -169,8 +186,8 @@ def resume_audit(folder: Path, allow_private: bool) -> None:
         )
     request = AuditRequest(**status["request"])
     request.settings(allow_private)
-    _one_at_a_time()
-    _launch(folder, request, allow_private)
+    _room_for(starter)
+    _launch(folder, request, allow_private, status.get("owner"))
 
 
 def resumable(status: dict[str, Any]) -> bool:
@@ -179,33 +196,60 @@ def resumable(status: dict[str, Any]) -> bool:
     return interrupted and isinstance(status.get("request"), dict)
 
 
-def _one_at_a_time() -> None:
-    if any(process.is_alive() for process in _running.values()):
+def _room_for(starter: Starter) -> None:
+    """Refuses an audit while the server, or the starter, runs as many as it may."""
+    owners = [owner for process, owner in _running.values() if process.is_alive()]
+    if len(owners) >= starter.server_limit:
         raise FieldError(
-            "an audit is running on this server; wait for it to finish",
+            f"{len(owners)} audits are running on this server; wait for one to finish",
             None,
             503,
             {"Retry-After": "10"},
             key=N_("An audit is running on this server: wait for it to finish"),
         )
+    if starter.own_limit is not None and owners.count(starter.owner) >= starter.own_limit:
+        raise FieldError(
+            f"{starter.owner} may run {starter.own_limit} audits at once; wait for one to finish",
+            None,
+            429,
+            {"Retry-After": "10"},
+            key=N_("You run as many audits as you may at once (%(limit)s): wait for one to "
+                   "finish"),
+            params={"limit": starter.own_limit},
+        )  # fmt: skip
 
 
-def _launch(folder: Path, request: AuditRequest, allow_private: bool) -> None:
+def _launch(folder: Path, request: AuditRequest, allow_private: bool, owner: str | None) -> None:
     """The audit's process, started on ``folder`` (a new one, or one to resume)."""
     _write(folder / STATUS, {"start": request.start, "started": time.time(), "state": "running",
                              "done": 0, "total": 0, "errors": 0,
-                             "request": _asked(request)})  # fmt: skip
+                             "request": _asked(request), "owner": owner})  # fmt: skip
     process = multiprocessing.get_context("spawn").Process(
-        target=_run, args=(str(folder), request, allow_private), name=f"canon-audit-{folder.name}"
+        target=_run,
+        args=(str(folder), request, allow_private, owner),
+        name=f"canon-audit-{folder.name}",
     )
     process.start()
-    _running[folder] = process
+    _running[folder] = (process, owner)
 
 
-def audit_folder(audits: Path, audit_id: str) -> Path:
-    """The folder of audit ``audit_id``, or a 404."""
+def _owner(folder: Path) -> str | None:
+    try:
+        owner = json.loads((folder / STATUS).read_text("utf-8")).get("owner")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return owner if isinstance(owner, str) else None
+
+
+def audit_folder(audits: Path, audit_id: str, owner: str | None = None) -> Path:
+    """The folder of audit ``audit_id`` of ``owner``, or a 404 (another user's audit is not
+    there for them)."""
     folder = audits / audit_id
-    if not _ID.match(audit_id) or not (folder / STATUS).is_file():
+    if (
+        not _ID.match(audit_id)
+        or not (folder / STATUS).is_file()
+        or (owner is not None and _owner(folder) != owner)
+    ):
         raise FieldError(f"no audit {audit_id[:20]!r} on this server", None, 404,
                          key=N_("There is no such audit on this server"))  # fmt: skip
     return folder
@@ -215,7 +259,7 @@ def status_of(folder: Path) -> dict[str, Any]:
     """The audit's status file; an audit whose process ended without a word (killed, or the
     server stopped under it) has failed, and its file says so from then on."""
     status: dict[str, Any] = json.loads((folder / STATUS).read_text("utf-8"))
-    process = _running.get(folder)
+    process = _running.get(folder, (None, None))[0]
     if status["state"] == "running" and (process is None or not process.is_alive()):
         if process is not None:
             process.join(timeout=1)  # its last write is done once it has ended
@@ -226,18 +270,20 @@ def status_of(folder: Path) -> dict[str, Any]:
     return status
 
 
-def audits(folder: Path) -> list[tuple[str, dict[str, Any]]]:
-    """The audits in ``folder``, newest first."""
+def audits(folder: Path, owner: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """The audits in ``folder`` (those of ``owner``, when given), newest first."""
     found = []
     for path in folder.glob(f"*/{STATUS}"):
         if _ID.match(path.parent.name):
-            found.append((path.parent.name, status_of(path.parent)))
+            status = status_of(path.parent)
+            if owner is None or status.get("owner") == owner:
+                found.append((path.parent.name, status))
     return sorted(found, key=lambda item: -float(item[1].get("started", 0)))
 
 
 def stop_audits() -> None:
     """Stops the audits still running (the server is stopping)."""
-    for process in _running.values():
+    for process, _ in _running.values():
         if process.is_alive():
             process.terminate()
             process.join(timeout=5)

@@ -52,7 +52,7 @@ _STATE = "canon_form_token"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 # Where each form is posted → the name of the page that shows it.
 _FORM_PAGES = {"/": "compare_page", "/check": "check_page", "/check/web": "check_page",
-               "/audit": "audit_list"}  # fmt: skip
+               "/audit": "audit_list", "/signin": "signin_page"}  # fmt: skip
 
 
 class CrossSiteRefused(FieldError):

@@ -9,6 +9,8 @@ settings (whose ``repr`` might be).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import secrets
 from contextlib import suppress
@@ -16,7 +18,7 @@ from pathlib import Path
 
 from ..errors import OutputError
 
-__all__ = ["ENV", "FILE_NAME", "secret_file_for", "server_secret"]
+__all__ = ["ENV", "FILE_NAME", "derived_key", "secret_file_for", "server_secret"]
 
 ENV = "CANON_SECRET"
 FILE_NAME = ".canon-secret"
@@ -69,3 +71,9 @@ def _make(path: Path) -> None:
             os.link(draft, path)
     finally:
         draft.unlink(missing_ok=True)
+
+
+def derived_key(secret: bytes, purpose: str) -> str:
+    """A key of its own for one ``purpose`` (``session``…), derived from the server's secret:
+    a key that leaks from one use opens no other."""
+    return hmac.new(secret, f"canon.web.{purpose}".encode(), hashlib.sha256).hexdigest()

@@ -13,7 +13,14 @@ from fastapi import Depends, Request
 
 from ..errors import OptionError
 
-__all__ = ["LOOPBACK_HOSTS", "ServerSettings", "Settings", "allowed_hosts", "server_settings"]
+__all__ = [
+    "LOOPBACK_HOSTS",
+    "ServerSettings",
+    "Settings",
+    "allowed_hosts",
+    "beyond_loopback",
+    "server_settings",
+]
 
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")  # the Host names a local server answers
 _NAME = re.compile(r"(\*\.)?[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?")
@@ -39,7 +46,11 @@ class ServerSettings:
     ``web_queue`` more waiting (429 and ``Retry-After`` beyond).  Requests whose ``Host`` is
     none of ``allowed_hosts`` (names, IP addresses, ``*.example.com`` or ``*`` for any) get 400;
     the form tokens are signed with the secret kept in ``secret_file`` (made at the first start;
-    ``CANON_SECRET`` overrides it; without either, a random secret for this process).
+    ``CANON_SECRET`` overrides it; without either, a random secret for this process).  With
+    ``users`` (a users file of ``canon users``), every page and the API need a signed-in user
+    (:mod:`canon.web.signin`), whose session lasts ``session_hours``; each user sees the jobs
+    they started and spends their own quotas.  At most ``audits_at_once`` audits run at once
+    on the server (and at most the user's own quota of them, for each user).
     """
 
     index: Path | None = None
@@ -60,6 +71,9 @@ class ServerSettings:
     web_deadline: float = 300.0
     allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
     secret_file: Path | None = None
+    users: Path | None = None
+    session_hours: float = 12.0
+    audits_at_once: int = 1
 
 
 def _host_name(name: str) -> str:
@@ -84,6 +98,25 @@ def allowed_hosts(bind: str, names: Iterable[str] = ()) -> tuple[str, ...]:
     every = {"0.0.0.0", "::", "[::]", ""}
     found = [*LOOPBACK_HOSTS, *([] if bind.strip() in every else [bind]), *names]
     return tuple(dict.fromkeys(_host_name(name) for name in found))
+
+
+def _loopback(name: str) -> bool:
+    if name.strip("[]") in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(name.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def beyond_loopback(bind: str, hosts: Iterable[str]) -> tuple[str, str] | None:
+    """What lets machines other than this one reach a server bound to ``bind`` and answering
+    ``hosts``, as (setting, value): ``("host", "0.0.0.0")``, ``("allowed_host", "a.ru")``;
+    None when it answers on loopback alone."""
+    if not _loopback(bind.strip().lower()):
+        return ("host", bind)
+    others = [name for name in hosts if not _loopback(name)]
+    return ("allowed_host", others[0]) if others else None
 
 
 def server_settings(request: Request) -> ServerSettings:

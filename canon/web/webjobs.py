@@ -25,9 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from ..uniqueness.web.run import STAGES
+from .accounts import Accounts, User
 from .i18n import error_text
 from .jobs import Side, WebCheckPage, web_check_job
 from .pool import Busy, Overrun, PoolSettings, WorkerPool
+from .quotas import Reserved, reserve_queries, settle
 from .service import N_, FieldError, WebCheckRequest
 from .settings import ServerSettings
 
@@ -60,13 +62,14 @@ assert set(STAGES) < set(STAGE_TEXTS) and set(STAGES) == set(STAGE_LABELS)
 
 @dataclass
 class WebJob:
-    """One job: what it was asked (the page's form, to fill it in again), its state
-    (``queued``, ``running``, ``done``, ``failed``), its result or its error.  Changed only
-    on the server's event loop."""
+    """One job: who started it (None on a server without sign-in), what it was asked (the
+    page's form, to fill it in again), its state (``queued``, ``running``, ``done``,
+    ``failed``), its result or its error.  Changed only on the server's event loop."""
 
     id: str
     folder: Path
     form: dict[str, Any]
+    owner: str | None = None
     created: float = field(default_factory=time.time)
     state: str = "queued"
     result: WebCheckPage | None = None
@@ -106,10 +109,12 @@ class WebJob:
 
 
 class WebJobs:
-    """The web checks of one server: a bounded pool, the jobs by id."""
+    """The web checks of one server: a bounded pool, the jobs by id; with ``accounts``, each
+    user's search queries counted against their quota."""
 
-    def __init__(self, settings: ServerSettings) -> None:
+    def __init__(self, settings: ServerSettings, accounts: Accounts | None = None) -> None:
         self.settings = settings
+        self.accounts = accounts
         self.capacity = settings.web_jobs + settings.web_queue
         self.pool = WorkerPool(
             PoolSettings(settings.web_jobs, settings.web_queue, settings.web_deadline)
@@ -131,9 +136,11 @@ class WebJobs:
                 del self.jobs[job.id]
                 shutil.rmtree(job.folder, ignore_errors=True)
 
-    def start(self, draft: Side, asked: WebCheckRequest, form: dict[str, Any]) -> WebJob:
-        """A new job checking ``draft`` as ``asked``; 429 when ``web_jobs`` run and
-        ``web_queue`` wait already."""
+    def start(
+        self, draft: Side, asked: WebCheckRequest, form: dict[str, Any], owner: User | None = None
+    ) -> WebJob:
+        """A new job of ``owner`` checking ``draft`` as ``asked``; 429 when ``web_jobs`` run
+        and ``web_queue`` wait already, or when the owner's queries for today are spent."""
         self._forget_old()
         if self._unfinished() >= self.capacity:
             retry = max(5, round(self.settings.web_deadline / 10))
@@ -146,27 +153,33 @@ class WebJobs:
                 key=N_("Too many checks against the web are waiting: try again in %(seconds)s s"),
                 params={"seconds": retry},
             )
+        reserved = reserve_queries(self.accounts, owner, asked)
         if self._folder is None:  # the first job: its folder, and the pool stopped at exit
             self._folder = Path(tempfile.mkdtemp(prefix="canon-webjobs-"))
             atexit.register(self.close)
         job_id = secrets.token_hex(8)
-        job = WebJob(job_id, self._folder / job_id, form)
+        job = WebJob(job_id, self._folder / job_id, form, owner.name if owner else None)
         job.folder.mkdir()
         self.jobs[job_id] = job
-        task = asyncio.get_running_loop().create_task(self._run(job, draft, asked))
+        task = asyncio.get_running_loop().create_task(self._run(job, draft, asked, reserved))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return job
 
-    async def _run(self, job: WebJob, draft: Side, asked: WebCheckRequest) -> None:
+    async def _run(
+        self, job: WebJob, draft: Side, asked: WebCheckRequest, reserved: Reserved | None
+    ) -> None:
         progress = str(job.folder / PROGRESS)
         try:
             job.result = await self.pool.run(web_check_job, self.settings, draft, asked, progress)
             job.state = "done"
+            settle(self.accounts, reserved, job.result.data)
         except FieldError as exc:
             job.error, job.state = exc, "failed"
         except (Busy, Overrun) as exc:
             job.error, job.state = self._refusal(exc), "failed"
+            if isinstance(exc, Busy):  # it never ran
+                settle(self.accounts, reserved, None)
         except Exception:  # a defect: the job fails, the server goes on
             key = N_("The check against the web stopped on an error")
             job.error = FieldError("the check against the web stopped on an error", None, 500,
@@ -189,10 +202,11 @@ class WebJobs:
             params={"seconds": seconds},
         )
 
-    def get(self, job_id: str) -> WebJob:
-        """The job ``job_id``, or a 404."""
+    def get(self, job_id: str, owner: str | None = None) -> WebJob:
+        """The job ``job_id`` of ``owner``, or a 404 (a job of another user is not there for
+        them)."""
         job = self.jobs.get(job_id)
-        if job is None:
+        if job is None or job.owner != owner:
             raise FieldError(f"no check {job_id[:20]!r} on this server", None, 404,
                              key=N_("There is no such check on this server"))  # fmt: skip
         return job

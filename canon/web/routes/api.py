@@ -13,9 +13,11 @@ from ...uniqueness.rewrites import THRESHOLD
 from ...uniqueness.settings import CheckSettings, SearchSettings
 from .. import jobs
 from ..jobs import PAGE_KS, PAGE_PROFILES
+from ..quotas import reserve_queries, settle
 from ..running import in_worker, side_of
-from ..service import WebCheckRequest, index_stats, need_index, refused_as
+from ..service import FieldError, WebCheckRequest, index_stats, need_index, refused_as
 from ..settings import Settings
+from ..signin import user_of
 
 __all__ = ["PAGE_KS", "PAGE_PROFILES", "CheckBody", "CompareBody", "StatsBody", "router"]
 
@@ -98,9 +100,21 @@ async def api_check(body: CheckBody, request: Request, settings: Settings) -> di
     if body.web is None:
         need_index(settings)
     options = body.check_settings()
-    asked = options if body.web is None else WebCheckRequest(options, body.web)
-    draft = await side_of(request, "draft", body.draft)
-    return await in_worker(request, jobs.check_json, draft, asked)
+    if body.web is None:
+        draft = await side_of(request, "draft", body.draft)
+        return await in_worker(request, jobs.check_json, draft, options)
+    asked = WebCheckRequest(options, body.web)
+    accounts = request.app.state.accounts
+    reserved = reserve_queries(accounts, user_of(request), asked)
+    try:
+        draft = await side_of(request, "draft", body.draft)
+        answer = await in_worker(request, jobs.check_json, draft, asked)
+    except FieldError as exc:
+        if exc.status == 503 or exc.field == "draft":  # no query was sent
+            settle(accounts, reserved, None)
+        raise
+    settle(accounts, reserved, answer)
+    return answer
 
 
 @router.post("/api/stats")

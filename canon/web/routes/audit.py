@@ -13,7 +13,8 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from ...audit import Analysis
 from .. import audits as jobs
 from ..service import N_, FieldError
-from ..settings import Settings
+from ..settings import ServerSettings, Settings
+from ..signin import Owner, owner_of, user_of
 from .forms import number, text
 from .render import page, redirect_to
 
@@ -34,9 +35,15 @@ def _form(values: dict[str, str] | None = None) -> dict[str, str]:
     return {**defaults, **(values or {})}
 
 
+def _starter(request: Request, settings: ServerSettings) -> jobs.Starter:
+    user = user_of(request)
+    limit = user.audits_at_once if user is not None else None
+    return jobs.Starter(owner_of(request), limit, settings.audits_at_once)
+
+
 def _list_page(request: Request, settings: Any, status: int = 200, **context: Any) -> Response:
     context.setdefault("form", _form())
-    runs = jobs.audits(_folder(settings))
+    runs = jobs.audits(_folder(settings), owner_of(request))
     return page(request, "audits.html", status, runs=runs, max_pages=jobs.MAX_PAGES, **context)
 
 
@@ -61,7 +68,8 @@ async def audit_start(request: Request, settings: Settings) -> Response:
         if not asked.start:
             raise FieldError("start: give the site's URL", "start",
                              key=N_("%(side)s is empty: give the site's URL"))  # fmt: skip
-        audit_id = jobs.start_audit(_folder(settings), asked, settings.allow_private)
+        starter = _starter(request, settings)
+        audit_id = jobs.start_audit(_folder(settings), asked, settings.allow_private, starter)
     except FieldError as exc:
         return _list_page(request, settings, exc.status, error=exc, form=kept)
     return redirect_to(request, "audit_view", audit_id=audit_id)
@@ -70,8 +78,8 @@ async def audit_start(request: Request, settings: Settings) -> Response:
 @router.post("/audit/{audit_id}/resume")
 def audit_resume(request: Request, settings: Settings, audit_id: str) -> Response:
     try:
-        folder = jobs.audit_folder(_folder(settings), audit_id)
-        jobs.resume_audit(folder, settings.allow_private)
+        folder = jobs.audit_folder(_folder(settings), audit_id, owner_of(request))
+        jobs.resume_audit(folder, settings.allow_private, _starter(request, settings))
     except FieldError as exc:
         return _list_page(request, settings, exc.status, error=exc)
     return redirect_to(request, "audit_view", audit_id=audit_id)
@@ -80,7 +88,7 @@ def audit_resume(request: Request, settings: Settings, audit_id: str) -> Respons
 @router.get("/audit/{audit_id}")
 def audit_view(request: Request, settings: Settings, audit_id: str) -> Response:
     try:
-        folder = jobs.audit_folder(_folder(settings), audit_id)
+        folder = jobs.audit_folder(_folder(settings), audit_id, owner_of(request))
     except FieldError as exc:
         return _list_page(request, settings, exc.status, error=exc)
     status = jobs.status_of(folder)
@@ -92,14 +100,14 @@ def audit_view(request: Request, settings: Settings, audit_id: str) -> Response:
 
 
 @router.get("/audit/{audit_id}/status", response_class=JSONResponse)
-def audit_status(settings: Settings, audit_id: str) -> dict[str, Any]:
-    status = jobs.status_of(jobs.audit_folder(_folder(settings), audit_id))
+def audit_status(settings: Settings, audit_id: str, owner: Owner) -> dict[str, Any]:
+    status = jobs.status_of(jobs.audit_folder(_folder(settings), audit_id, owner))
     return {key: status.get(key) for key in ("state", "done", "total", "errors", "error")}
 
 
 @router.get("/audit/{audit_id}/files/{name}", response_class=Response)
-def audit_file(settings: Settings, audit_id: str, name: str) -> Response:
-    folder = jobs.audit_folder(_folder(settings), audit_id)
+def audit_file(settings: Settings, audit_id: str, name: str, owner: Owner) -> Response:
+    folder = jobs.audit_folder(_folder(settings), audit_id, owner)
     if name not in jobs.OUTPUTS or not (folder / name).is_file():
         raise FieldError(f"no file {name[:40]!r} in this audit", None, 404)
     return FileResponse(folder / name, filename=name)

@@ -21,6 +21,7 @@ from ..i18n import LOCALES, error_text, languages, locale_of, translations
 from ..said import said, said_parts
 from ..service import N_, UPLOAD_SUFFIXES
 from ..settings import ServerSettings
+from ..signin import user_of
 from ..webjobs import STAGE_LABELS
 
 __all__ = ["PROVIDER_NAMES", "page", "templates"]
@@ -83,6 +84,8 @@ def page(request: Request, name: str, status: int = 200, **context: Any) -> HTML
         languages=languages(request, locale),
         keep_lang=f"?lang={locale}" if "lang" in request.query_params else "",
         form_token=form_token(request),
+        user=user_of(request),
+        signed_out=request.app.state.accounts is not None and user_of(request) is None,
         error_message=error_text(error, t) if error is not None else "",
     )
     return templates.TemplateResponse(request, name, context, status_code=status)

@@ -17,6 +17,7 @@ from ..i18n import locale_of, translations
 from ..running import side_of
 from ..service import N_, FieldError, WebCheckRequest, configured_providers
 from ..settings import ServerSettings, Settings
+from ..signin import owner_of, user_of
 from ..webjobs import WebJob, WebJobs
 from .api import CheckBody
 from .checkform import check_context, check_form, check_options
@@ -102,7 +103,7 @@ async def api_check_job(body: JobBody, request: Request) -> dict[str, Any]:
     provider = _provider(body.web)
     asked = WebCheckRequest(body.check_settings(), provider, body.with_index)
     draft = await side_of(request, "draft", body.draft)
-    job = _jobs(request).start(draft, asked, {})
+    job = _jobs(request).start(draft, asked, {}, user_of(request))
     where = request.url_for("api_check_job_status", job_id=job.id).path
     return {"id": job.id, "state": job.state, "status": where}
 
@@ -111,7 +112,7 @@ async def api_check_job(body: JobBody, request: Request) -> dict[str, Any]:
 def api_check_job_status(job_id: str, request: Request) -> dict[str, Any]:
     """A job's progress: its stage and count, the stages so far; its result when done, its
     refusal when failed."""
-    job = _jobs(request).get(job_id)
+    job = _jobs(request).get(job_id, owner_of(request))
     return job.status(translations(locale_of(request)))
 
 
@@ -132,7 +133,7 @@ async def check_web_submit(request: Request, settings: Settings) -> Response:
         number(form, "pass_mark", 0, 0, 100)
         options = _web_options(form, settings)
         draft = await side(request, form, "draft")
-        job = _jobs(request).start(draft, options, kept)
+        job = _jobs(request).start(draft, options, kept, user_of(request))
     except FieldError as exc:
         context = check_context(settings, kept)
         return page(request, "check.html", exc.status, result=None, error=exc, **context)
@@ -142,7 +143,7 @@ async def check_web_submit(request: Request, settings: Settings) -> Response:
 @page_router.get("/check/web/{job_id}")
 def check_web_view(request: Request, settings: Settings, job_id: str) -> Response:
     try:
-        job = _jobs(request).get(job_id)
+        job = _jobs(request).get(job_id, owner_of(request))
     except FieldError as exc:
         context = check_context(settings, check_form(settings))
         return page(request, "check.html", exc.status, result=None, error=exc, **context)

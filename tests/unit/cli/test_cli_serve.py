@@ -95,11 +95,22 @@ def test_the_pages_follow_the_index_and_the_providers(
 # ------------------------------------------------------------------ Host names and the secret
 
 
+@pytest.fixture
+def users(tmp_path: Path) -> Path:
+    """A users file with one user, as ``canon users add`` makes it."""
+    path = tmp_path / "team.users"
+    added = CliRunner().invoke(cli, ["users", "add", str(path), "anna", "--password-stdin"],
+                               input="correct horse battery\n")  # fmt: skip
+    assert added.exit_code == 0, added.output
+    return path
+
+
 def test_the_allowed_hosts_are_the_loopback_names_the_address_and_those_given(
-    started: list,
+    started: list, users: Path
 ) -> None:
-    assert _serve("--host", "0.0.0.0", "--allowed-host", "Canon.Example").exit_code == 0
-    assert _serve("--host", "10.1.2.3", "--allowed-host", "*.corp.example").exit_code == 0
+    signed = ("--users", str(users))
+    assert _serve("--host", "0.0.0.0", "--allowed-host", "Canon.Example", *signed).exit_code == 0
+    assert _serve("--host", "10.1.2.3", "--allowed-host", "*.corp.example", *signed).exit_code == 0
     (first, _, _), (second, _, _) = started
     assert first.state.settings.allowed_hosts == ("localhost", "127.0.0.1", "[::1]",
                                                   "canon.example")  # fmt: skip
@@ -107,7 +118,55 @@ def test_the_allowed_hosts_are_the_loopback_names_the_address_and_those_given(
     for base, status in (("http://canon.example:8000", 200), ("http://localhost", 200),
                          ("http://evil.example", 400), ("http://0.0.0.0", 400)):  # fmt: skip
         assert PageClient(first, base_url=base).get("/healthz").status_code == status, base
-    assert PageClient(second, base_url="http://a.corp.example").get("/").status_code == 200
+    signin = PageClient(second, base_url="http://a.corp.example").get("/", follow_redirects=False)
+    assert signin.status_code == 303 and signin.headers["location"] == "/signin?next=/"
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--host", "0.0.0.0"], "--host 0.0.0.0 lets other machines reach the server"),
+        (["--host", "192.168.1.5"], "--host 192.168.1.5 lets other machines reach the server"),
+        (["--allowed-host", "canon.example"], "--allowed-host canon.example lets other"),
+    ],
+)
+def test_a_server_reachable_beyond_this_machine_needs_users(
+    started: list, args: list[str], said: str
+) -> None:
+    refused = _serve(*args)
+    assert refused.exit_code == 2 and not started
+    assert said in refused.stderr and "--users FILE" in refused.stderr
+    assert refused.stderr.count("\n") == 1
+
+
+def test_loopback_alone_may_stay_open_and_says_so(started: list, users: Path) -> None:
+    for host in ("127.0.0.1", "localhost", "::1", "127.0.0.2"):
+        opened = _serve("--host", host)
+        assert opened.exit_code == 0, opened.stderr
+        assert "no sign-in" in opened.stderr
+    assert all(app.state.accounts is None for app, _, _ in started)
+    signed = _serve("--users", str(users), "--session-hours", "2", "--audits-at-once", "3")
+    assert signed.exit_code == 0 and "sign-in required" in signed.stderr
+    settings = started[-1][0].state.settings
+    assert (settings.users, settings.session_hours, settings.audits_at_once) == (users, 2.0, 3)
+
+
+def test_a_users_file_that_is_missing_empty_or_foreign_is_refused_in_one_line(
+    started: list, tmp_path: Path, users: Path
+) -> None:
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("не база", "utf-8")
+    empty = tmp_path / "empty.users"
+    CliRunner().invoke(cli, ["users", "add", str(empty), "bob", "--password-stdin"],
+                       input="correct horse battery\n")  # fmt: skip
+    CliRunner().invoke(cli, ["users", "remove", str(empty), "bob"])
+    for path, said in ((tmp_path / "none.users", "no users file here"),
+                       (foreign, "not a users file of canon"),
+                       (empty, "has no users: add one with canon users add")):  # fmt: skip
+        refused = _serve("--users", str(path))
+        assert refused.exit_code == 2 and said in refused.stderr, refused.stderr
+        assert refused.stderr.count("\n") == 1
+    assert not started
 
 
 @pytest.mark.parametrize("name", ["canon.example:8000", "http://canon.example", "a b", "a.*"])

@@ -46,8 +46,8 @@ def _modules_after(statement: str) -> set[str]:
 # The packages of the optional extras (canon.extras.EXTRAS) and what they bring in.
 EXTRA_PACKAGES = (
     "fastapi", "starlette", "uvicorn", "python_multipart", "multipart", "swagger_ui_bundle",
-    "pebble", "itsdangerous", "matplotlib", "xlsxwriter", "protego", "usp", "cssselect", "dask",
-    "distributed",
+    "pebble", "itsdangerous", "argon2", "matplotlib", "xlsxwriter", "protego", "usp", "cssselect",
+    "dask", "distributed",
 )  # fmt: skip
 
 

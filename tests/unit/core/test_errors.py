@@ -17,6 +17,7 @@ import canon
 from canon import errors
 from canon.cli import cli, message_of
 from canon.errors import (
+    AccountError,
     CanonError,
     EmptyText,
     ExtractionError,
@@ -77,6 +78,7 @@ EXAMPLES: dict[str, Callable[[], CanonError]] = {
     "IndexFileError": lambda: IndexFileError("c.db: not an index", path="c.db", reason="x"),
     "OutputError": lambda: OutputError("out.html", "cannot write: disk full"),
     "SearchError": lambda: SearchError("google", "the daily quota is spent", reason="quota"),
+    "AccountError": lambda: AccountError("there is no user 'anna'", user="anna", reason="unknown"),
     "MissingResource": lambda: MissingResource("install dask", package="dask"),
     "MissingExtra": lambda: MissingExtra("web", "the web service", package="fastapi"),
 }

@@ -337,7 +337,7 @@ def test_a_busy_audit_slot_answers_503_with_retry_after_on_the_page_too(tmp_path
 
     busy = multiprocessing.get_context("spawn").Process(target=time.sleep, args=(30,))
     busy.start()
-    audits_module._running[tmp_path / "busy"] = busy
+    audits_module._running[tmp_path / "busy"] = (busy, None)
     try:
         with PageClient(create_app(audits=tmp_path)) as client:
             form = {"start": "http://example.com/"}
@@ -383,8 +383,9 @@ def test_an_interrupted_audit_is_resumed_from_its_page(tmp_path: Path) -> None:
         while len(committed(folder)) < 10:  # a batch written
             assert time.monotonic() < deadline, "the audit did not start"
             time.sleep(0.1)
-        audits_module._running[folder].kill()  # as when the server is killed
-        audits_module._running[folder].join(5)
+        process = audits_module._running[folder][0]
+        process.kill()  # as when the server is killed
+        process.join(5)
         kept, before = committed(folder), len(site.log.requests)
         assert client.get(where + "/status").json()["state"] == "failed"
         page = client.get(where + "?lang=ru").text

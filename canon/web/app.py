@@ -26,7 +26,6 @@ from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
-from starlette.middleware.sessions import SessionMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .._version import __version__
@@ -55,7 +54,7 @@ from .secret import derived_key, server_secret
 from .security import SecurityHeaders
 from .service import FieldError, configured_providers
 from .settings import ServerSettings
-from .signin import SESSION_COOKIE, Failures, SignIn
+from .signin import Failures, Sessions, SignIn
 from .webjobs import WebJobs
 
 __all__ = ["create_app", "has_check_page"]
@@ -121,11 +120,9 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
     if accounts is not None:
         app.add_middleware(SignIn, accounts=accounts)
         app.add_middleware(
-            SessionMiddleware,
+            Sessions,
             secret_key=derived_key(secret, "session"),
-            session_cookie=SESSION_COOKIE,
             max_age=round(settings.session_hours * 3600),
-            same_site="lax",
         )
     app.add_middleware(CrossSite, tokens=FormTokens(secret))
     app.add_middleware(

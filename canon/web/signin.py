@@ -24,6 +24,7 @@ from urllib.parse import quote
 
 from fastapi import Depends, Request
 from fastapi.responses import RedirectResponse
+from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .accounts import Accounts, User
@@ -38,6 +39,7 @@ __all__ = [
     "SESSION_COOKIE",
     "Failures",
     "Owner",
+    "Sessions",
     "SignIn",
     "owner_of",
     "safe_next",
@@ -118,6 +120,21 @@ class Failures:
             key=N_("Too many failed sign-ins: try again in %(seconds)s s"),
             params={"seconds": seconds},
         )
+
+
+class Sessions:
+    """Starlette's signed-cookie sessions, the cookie marked ``Secure`` on requests that came
+    over HTTPS (directly, or through a proxy uvicorn trusts) and not otherwise."""
+
+    def __init__(self, app: ASGIApp, secret_key: str, max_age: int) -> None:
+        options = {"secret_key": secret_key, "session_cookie": SESSION_COOKIE,
+                   "max_age": max_age, "same_site": "lax"}  # fmt: skip
+        self.plain = SessionMiddleware(app, **options)  # type: ignore[arg-type]
+        self.secure = SessionMiddleware(app, https_only=True, **options)  # type: ignore[arg-type]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        chosen = self.secure if scope.get("scheme") in ("https", "wss") else self.plain
+        await chosen(scope, receive, send)
 
 
 def _bearer(scope: Scope) -> str | None:

@@ -197,6 +197,16 @@ def test_a_new_password_or_a_removed_user_ends_the_sessions(db: Path, users: Pat
         assert boris.get("/index", follow_redirects=False).status_code == 303
 
 
+def test_the_session_cookie_is_secure_over_https(db: Path, users: Path) -> None:
+    for base, secure in (("http://127.0.0.1", False), ("https://127.0.0.1", True)):
+        with PageClient(create_app(db, users=users), base_url=base) as client:
+            answer = client.post("/signin", data={"name": "anna", "password": PASSWORDS["anna"]},
+                                 follow_redirects=False)  # fmt: skip
+            (cookie,) = [c for c in answer.headers.get_list("set-cookie") if "canon_session" in c]
+            assert "httponly" in cookie.lower() and "samesite=lax" in cookie.lower()
+            assert ("; secure" in cookie.lower()) is secure
+
+
 def test_a_session_cookie_cannot_be_forged(db: Path, users: Path) -> None:
     import base64
     import json

@@ -3,8 +3,9 @@
 Extraction, canonicalization and checks run in a pool of worker processes (pebble), so that
 no request can hold the server's event loop or its threads: a job that overruns its deadline
 has its worker killed and replaced, and when every worker is busy and the queue is full a
-request is refused at once (the app answers 503 with ``Retry-After``).  Workers start with the
-lemmatizer's dictionary loaded.
+request is refused at once (the app answers 503 with ``Retry-After``).  A pool that breaks
+(pebble stops scheduling when an idle worker is killed from outside) is replaced by a new one
+at the next job, which runs there.  Workers start with the lemmatizer's dictionary loaded.
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ class WorkerPool:
         import pebble
 
         with self._admission.held():
-            future = self._started().schedule(function, args, timeout=self.settings.deadline)
+            future = self._schedule(function, args)
             try:
                 return await asyncio.wrap_future(future)
             except concurrent.futures.TimeoutError:
@@ -131,12 +132,33 @@ class WorkerPool:
                 self.close()  # every worker died (killed from outside): start afresh
                 raise Overrun(self.settings.deadline, died=True) from None
 
+    def _schedule(self, function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        """The job scheduled on the pool, or on a new one when the pool has broken."""
+        pool = self._started()
+        try:
+            return pool.schedule(function, args, timeout=self.settings.deadline)
+        except RuntimeError:  # pebble's "Unexpected error within the Pool" (or not running)
+            self._discard(pool)
+            return self._started().schedule(function, args, timeout=self.settings.deadline)
+
+    def _discard(self, broken: Any) -> None:
+        """Forgets ``broken`` (unless another job has replaced it already) and stops it in a
+        thread of its own, so that the event loop never waits for its workers."""
+        with self._lock:
+            if self._pool is broken:
+                self._pool = None
+        threading.Thread(target=_stop, args=(broken,), daemon=True).start()
+
     def close(self) -> None:
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:
-            pool.stop()
-            pool.join(timeout=10)
+            _stop(pool)
+
+
+def _stop(pool: Any) -> None:
+    pool.stop()
+    pool.join(timeout=10)
 
 
 _pools: dict[PoolSettings, WorkerPool] = {}

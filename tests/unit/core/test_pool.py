@@ -59,3 +59,24 @@ def test_a_full_queue_refuses_at_once(pool: WorkerPool) -> None:
     refused = [r for r in results if isinstance(r, Busy)]
     assert len(refused) == 2 and all(r.retry_after >= 1 for r in refused)
     assert sum(isinstance(r, int) for r in results) == 3
+
+
+def _workers_of_this_process() -> list:
+    import psutil
+
+    return [child for child in psutil.Process().children()
+            if "spawn_main" in " ".join(child.cmdline())]  # fmt: skip
+
+
+@pytest.mark.slow
+def test_an_idle_worker_killed_from_outside_costs_no_job(pool: WorkerPool) -> None:
+    async def scenario() -> list[int]:
+        await asyncio.gather(pool.run(_pid), pool.run(_pid))  # both workers up
+        for victim in _workers_of_this_process()[:1]:
+            victim.kill()  # as an operator's kill -9, or the kernel's OOM killer (not reaped
+            # here: the pool must find it dead itself)
+        await asyncio.sleep(1.5)  # the pool notices its worker gone
+        return [await pool.run(_pid) for _ in range(4)]
+
+    pids = asyncio.run(scenario())
+    assert len(pids) == 4 and os.getpid() not in pids  # every job ran, in a worker

@@ -191,6 +191,37 @@ def check_html(html: str, source: str, limits: ReadLimits | None = None) -> None
             raise _too_complex(source, f"more than {limits.max_attributes:,} attributes")
 
 
+CROWDED = 2_000  # elements inside one paragraph above which it is read as plain text
+_PARAGRAPH_EDGE = re.compile(r"<p[\s>]|</p\s*>", re.IGNORECASE)
+
+
+def uncrowded(html: str) -> str:
+    """``html`` with each paragraph that holds more than :data:`CROWDED` elements read as
+    plain text (its tags removed, a line break kept as a space); ``html`` itself when it has
+    none.  trafilatura's paragraph scan (``//p//text()`` in libxml2) takes time that grows with
+    the square of the text pieces inside one paragraph: 40,000 ``<span>`` in one ``<p>``
+    cost three minutes; a paragraph never needs that many to show its text."""
+    if all(piece.count("<") <= CROWDED for piece in _PARAGRAPH_EDGE.split(html)):
+        return html  # no stretch between paragraph edges with that many tags: no parse
+    import lxml.etree
+    import lxml.html
+
+    try:
+        parser = lxml.html.HTMLParser(encoding="utf-8")
+        root = lxml.html.document_fromstring(html.encode("utf-8"), parser=parser)
+    except (ValueError, lxml.etree.ParserError):
+        return html
+    crowded = [p for p in root.iter("p") if sum(1 for _ in islice(p.iter(), CROWDED + 2)) > CROWDED]
+
+    if not crowded:
+        return html
+    for paragraph in crowded:
+        for line_break in paragraph.iter("br"):
+            line_break.tail = " " + (line_break.tail or "")
+        lxml.etree.strip_tags(paragraph, "*")
+    return str(lxml.html.tostring(root, encoding="unicode"))
+
+
 def load_extractor() -> None:
     """Import trafilatura now (a process that will extract pages loads it before the first)."""
     import trafilatura  # noqa: F401
@@ -204,7 +235,7 @@ def extract_html(
     import trafilatura
 
     check_html(html, source, limits)
-    seen = as_seen(html)
+    seen = as_seen(uncrowded(html))
     html = seen.html
 
     if whole_page:

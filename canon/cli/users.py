@@ -96,6 +96,21 @@ def users_list(users: Path) -> None:
         )
 
 
+@users_group.command("jobs")
+@_FILE
+@click.argument("name", required=False)
+@click.option("--last", type=click.IntRange(1, 100_000), default=50, show_default=True)
+def users_jobs(users: Path, name: str | None, last: int) -> None:
+    """The checks against the web and the audits started on the server, newest first (those
+    of NAME, when given): when, who, what, the job's id."""
+    from ..web.accounts import Accounts
+
+    click.echo("started (UTC)\tuser\tjob\tid")
+    for user, kind, job, at in Accounts(users).started(name, last):
+        when = datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M:%S")
+        click.echo(f"{when}\t{user}\t{kind}\t{job}")
+
+
 @users_group.command("password")
 @_FILE
 @_NAME

@@ -66,6 +66,13 @@ CREATE TABLE tokens (
     label TEXT NOT NULL,
     created REAL NOT NULL
 );
+CREATE TABLE started (
+    user TEXT NOT NULL,            -- the name as given (kept when the user is removed)
+    kind TEXT NOT NULL,            -- web-check, audit
+    job TEXT NOT NULL,             -- the job's id on the server
+    at REAL NOT NULL
+);
+CREATE INDEX started_by_user ON started (user, at);
 CREATE TABLE spent (
     user TEXT NOT NULL REFERENCES users(key) ON DELETE CASCADE,
     day TEXT NOT NULL,             -- YYYY-MM-DD, UTC
@@ -327,6 +334,25 @@ class Accounts:
             raise _unknown(name)
         with self._db() as db:
             return db.execute("DELETE FROM tokens WHERE user = ?", (_key(name),)).rowcount
+
+    # -- who started what ------------------------------------------------------------------
+
+    def record(self, user: User, kind: str, job: str) -> None:
+        """Keeps that ``user`` started the job ``job`` of ``kind`` (``web-check``, ``audit``)."""
+        with self._db() as db:
+            db.execute("INSERT INTO started (user, kind, job, at) VALUES (?, ?, ?, ?)",
+                       (user.name, kind, job, time.time()))  # fmt: skip
+
+    def started(self, name: str | None = None, last: int = 50) -> list[tuple[str, str, str, float]]:
+        """The ``last`` jobs started (by ``name``, else by anyone), newest first: (user,
+        kind, job, time)."""
+        where, params = ("WHERE user = ?", (name,)) if name else ("", ())
+        with self._db() as db:
+            rows = db.execute(
+                f"SELECT user, kind, job, at FROM started {where} ORDER BY at DESC LIMIT ?",
+                (*params, last),
+            ).fetchall()
+        return [(str(u), str(k), str(j), float(a)) for u, k, j, a in rows]
 
     # -- quotas ----------------------------------------------------------------------------
 

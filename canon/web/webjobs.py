@@ -161,6 +161,8 @@ class WebJobs:
         job = WebJob(job_id, self._folder / job_id, form, owner.name if owner else None)
         job.folder.mkdir()
         self.jobs[job_id] = job
+        if self.accounts is not None and owner is not None:
+            self.accounts.record(owner, "web-check", job_id)
         task = asyncio.get_running_loop().create_task(self._run(job, draft, asked, reserved))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

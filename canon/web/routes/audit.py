@@ -41,6 +41,12 @@ def _starter(request: Request, settings: ServerSettings) -> jobs.Starter:
     return jobs.Starter(owner_of(request), limit, settings.audits_at_once)
 
 
+def _record(request: Request, audit_id: str) -> None:
+    user, accounts = user_of(request), request.app.state.accounts
+    if user is not None and accounts is not None:
+        accounts.record(user, "audit", audit_id)
+
+
 def _list_page(request: Request, settings: Any, status: int = 200, **context: Any) -> Response:
     context.setdefault("form", _form())
     runs = jobs.audits(_folder(settings), owner_of(request))
@@ -70,6 +76,7 @@ async def audit_start(request: Request, settings: Settings) -> Response:
                              key=N_("%(side)s is empty: give the site's URL"))  # fmt: skip
         starter = _starter(request, settings)
         audit_id = jobs.start_audit(_folder(settings), asked, settings.allow_private, starter)
+        _record(request, audit_id)
     except FieldError as exc:
         return _list_page(request, settings, exc.status, error=exc, form=kept)
     return redirect_to(request, "audit_view", audit_id=audit_id)

@@ -279,6 +279,11 @@ def test_each_user_sees_their_own_checks_and_spends_their_own_queries(
         assert len(searxng.queries) == sent  # nothing more reached the provider
         assert boris.post("/api/check", json=body).status_code == 200  # his own quota
         assert accounts.left("anna") == (5 - sent, 5)
+    listed = CliRunner().invoke(cli, ["users", "jobs", str(users)]).stdout.splitlines()
+    assert listed[0] == "started (UTC)\tuser\tjob\tid"
+    assert [line.split("\t")[1:] for line in listed[1:]] == [
+        ["anna", "web-check", started.json()["id"]]
+    ]  # who started it is kept
 
 
 @pytest.mark.slow
@@ -307,3 +312,4 @@ def test_each_user_sees_their_own_audits_and_runs_their_own_number(
             assert time.monotonic() < deadline
             time.sleep(0.2)
         assert (folder / audit_id / "status.json").read_text("utf-8").count('"owner": "anna"') == 1
+    assert [job[:3] for job in Accounts(users).started()] == [("anna", "audit", audit_id)]

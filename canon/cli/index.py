@@ -22,9 +22,11 @@ from ..report.model.numbers import index_rows
 from . import cli
 from .options import (
     fetch_options,
+    print_left_out,
     profile_options,
     profiles_from,
     progress_bar,
+    refuse_when_nothing_to_read,
     rule_changes,
     source_options,
     workers_option,
@@ -92,6 +94,11 @@ def index_group() -> None:
     help="Keep each document's main text (compressed), so check can show the source's "
     "passages beside the draft's.",
 )
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Count a text with fewer words than k as a failure (exit 3), not as left out.",
+)
 @source_options
 @profile_options
 def index_add(
@@ -105,13 +112,15 @@ def index_add(
     sample: int | None,
     winnow: int | None,
     store_text: bool,
+    strict: bool,
     **opts: Any,
 ) -> None:
     """Add SOURCES to the index DB (created on first use).
 
-    A SOURCE is a URL, a file, a folder (searched for .txt, .md, .html, .htm and .docx),
-    @list.txt (one URL or path a line) or a .jsonl file of {"id", "text"} or {"url", "html"}.
-    Unchanged sources are skipped; changed ones are replaced.
+    A SOURCE is a URL, a file, a folder (searched for .txt, .md, .html, .htm and .docx, and
+    those packed as .gz), @list.txt (one URL or path a line) or a .jsonl file of {"id", "text"}
+    or {"url", "html"}.  Unchanged sources are skipped; changed ones are replaced.  A folder's
+    other files, and texts with fewer words than k (headlines), are left out and listed.
     """
     options, whole_page = fetch_options(opts)
     changes = rule_changes(opts)
@@ -125,7 +134,9 @@ def index_add(
         workers=workers or os.cpu_count() or 1,
         batch=batch,
         store_text=store_text,
+        strict=strict,
     )
+    refuse_when_nothing_to_read(sources)  # before an empty index is made
     with Index(db, create=True) as index, progress_bar("indexing", "docs") as progress:
         report = add_sources(index, sources, rules, settings, on_progress=progress)
     _print_add_report(report)
@@ -134,11 +145,13 @@ def index_add(
 
 
 def _print_add_report(report: AddReport) -> None:
+    left_out = f"left out {len(report.left_out)}, " if report.left_out else ""
     click.echo(
         f"added {report.added}, replaced {report.replaced}, unchanged {report.skipped}, "
-        f"failed {len(report.failures)} ({report.seconds:.1f} s)",
+        f"{left_out}failed {len(report.failures)} ({report.seconds:.1f} s)",
         err=True,
     )
+    print_left_out(report.left_out)
     for failure in report.failures:
         reason = failure.reason
         if not reason.startswith(failure.source):
@@ -165,8 +178,11 @@ def index_remove(db: Path, sources: tuple[str, ...]) -> None:
 @_DB
 @click.option("--json", "as_json", is_flag=True, help="One JSON object a line.")
 def index_list(db: Path, as_json: bool) -> None:
-    """List the documents of the index DB."""
+    """List the documents of the index DB: source, title, characters, when added (UTC),
+    tab-separated under a header line."""
     with Index(db, readonly=True) as index:
+        if not as_json:
+            click.echo("source\ttitle\tchars\tadded")
         for doc in index.documents():
             if as_json:
                 click.echo(json.dumps(doc, ensure_ascii=False))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,16 +13,19 @@ from typing import Any
 import click
 
 from ..profile import Profile, get_profile, repair_switches
+from ..sources.collection import LeftOut
 from ..sources.documents import Document, read_source
 from ..sources.fetch import FetchOptions
 
 __all__ = [
     "fetch_options",
     "json_option",
+    "print_left_out",
     "profile_options",
     "profiles_from",
     "progress_bar",
     "read_all",
+    "refuse_when_nothing_to_read",
     "rule_changes",
     "source_options",
     "stage_status",
@@ -263,3 +267,42 @@ def progress_bar(label: str, unit: str) -> Iterator[Callable[[Any], None] | None
 
     with bar:
         yield update
+
+
+LEFT_OUT_SHOWN = 20  # files left out listed one by one; the rest are counted
+
+
+def print_left_out(left_out: Sequence[LeftOut]) -> None:
+    """The documents left out, by reason: each reason's count, then the first files."""
+    if not left_out:
+        return
+    by_reason = Counter(entry.said for entry in left_out)
+    said = "; ".join(f"{count} {reason}" for reason, count in by_reason.most_common())
+    click.echo(f"  left out: {said}", err=True)
+    for entry in left_out[:LEFT_OUT_SHOWN]:
+        click.echo(f"  left out: {entry.source} ({entry.said})", err=True)
+    if len(left_out) > LEFT_OUT_SHOWN:
+        click.echo(f"  left out: … and {len(left_out) - LEFT_OUT_SHOWN} more", err=True)
+
+
+def refuse_when_nothing_to_read(sources: Sequence[str]) -> None:
+    """Refuses (one line, exit 2) SOURCES that name no document canon reads and no source
+    that fails: folders holding only files of other types, or nothing."""
+    from ..errors import InputError
+    from ..sources.collection import Failure, Item, expand
+
+    left_out: list[LeftOut] = []
+    for entry in expand(sources):
+        if isinstance(entry, Item | Failure):
+            return
+        left_out.append(entry)
+    kinds = sorted({Path(e.source).suffix.lower() or Path(e.source).name for e in left_out})
+    held = f"only {len(left_out)} files of other types ({', '.join(kinds[:8])})"
+    if not left_out:
+        held = "no file"
+    raise InputError(
+        f"{', '.join(sources)[:200]}: holds {held}; canon reads .txt, .md, .html, .htm and "
+        ".docx files, and those packed as .gz",
+        source=sources[0] if sources else None,
+        reason="nothing-to-read",
+    )

@@ -65,7 +65,7 @@ def dedup_corpus(
         for found in expand(sources):  # read lazily: texts stream through the engine
             if isinstance(found, Failure):
                 failures.append(found)
-            else:
+            elif isinstance(found, Item):  # a folder's file canon does not read is passed
                 yield found
 
     engine = engine or LocalEngine()

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ..sources.collection import Failure, Item, count_entries, expand
+from ..sources.collection import Failure, Item, LeftOut, count_entries, expand
 from .merging import Merger
 from .prepare import Skipped, prepare_all
 from .rules import IndexedProfile, profile_of
@@ -34,6 +34,7 @@ class AddReport:
     skipped: int
     failures: tuple[Failure, ...]
     seconds: float
+    left_out: tuple[LeftOut, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -78,11 +79,13 @@ def _window(winnow: int | None) -> int:
 class _Entries:
     """The items the SOURCE arguments name, taken one at a time as they are read: a source
     named again is dropped (its first entry is the one read), what cannot even be listed goes
-    to ``failures``.  Only the names seen are kept, not the texts.  ``passed`` counts the
-    entries taken so far that give no item (failures and repeats)."""
+    to ``failures``, a file of a type canon does not read to ``left_out``.  Only the names
+    seen are kept, not the texts.  ``passed`` counts the entries taken so far that give no
+    item (failures, files left out and repeats)."""
 
     sources: Sequence[str]
     failures: list[Failure]
+    left_out: list[LeftOut] = field(default_factory=list)
     passed: int = 0
 
     def __iter__(self) -> Iterator[Item]:
@@ -90,6 +93,9 @@ class _Entries:
         for entry in expand(self.sources):
             if isinstance(entry, Failure):
                 self.failures.append(entry)
+                self.passed += 1
+            elif isinstance(entry, LeftOut):
+                self.left_out.append(entry)
                 self.passed += 1
             elif entry.source in seen:
                 self.passed += 1  # a source named twice is read once
@@ -129,15 +135,18 @@ class _Writer:
     known: dict[str, str]
     batch: int
     failures: list[Failure]
+    left_out: list[LeftOut]
     merger: Merger | None = None
     pending: list[Prepared] = field(default_factory=list)
     added: int = 0
     replaced: int = 0
     skipped: int = 0
 
-    def take(self, result: Prepared | Failure | Skipped) -> None:
+    def take(self, result: Prepared | Failure | Skipped | LeftOut) -> None:
         if isinstance(result, Failure):
             self.failures.append(result)
+        elif isinstance(result, LeftOut):
+            self.left_out.append(result)
         elif isinstance(result, Skipped):
             self.skipped += 1
         else:
@@ -188,7 +197,8 @@ def add_sources(
     failures: list[Failure] = []
     items = _Entries(sources, failures)
     merger = Merger(index.path) if settings.merge else None
-    writer = _Writer(index, indexed, index.content_hashes(), settings.batch, failures, merger)
+    writer = _Writer(index, indexed, index.content_hashes(), settings.batch, failures,
+                     items.left_out, merger)  # fmt: skip
     progress = _Counting(on_progress, items, start)
 
     try:
@@ -200,7 +210,8 @@ def add_sources(
     if merger is not None:
         merger.finish()
     seconds = time.perf_counter() - start
-    return AddReport(writer.added, writer.replaced, writer.skipped, tuple(failures), seconds)
+    return AddReport(writer.added, writer.replaced, writer.skipped, tuple(failures), seconds,
+                     tuple(items.left_out))  # fmt: skip
 
 
 def _run(

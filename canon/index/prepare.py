@@ -29,7 +29,7 @@ from ..errors import CanonError, InputError, TextTooShort
 from ..fingerprints.sentences import SentenceSets, sentence_sets
 from ..fingerprints.shingles import shingle_hashes, window_hashes
 from ..profile import Profile
-from ..sources.collection import Failure, Item
+from ..sources.collection import Failure, Item, LeftOut
 from ..sources.documents import Document
 from ..sources.fetch import FetchOptions
 from ..sources.items import Fetched, fetched_ahead, item_document
@@ -63,6 +63,7 @@ class _Job:
     sample: int = 1
     store_text: bool = True
     winnow: int = 1
+    strict: bool = False
 
 
 def _document(item: Item | Fetched, job: _Job) -> Document:
@@ -134,7 +135,7 @@ def shingle_profiles(
     return Shingled(shingles, sentences, first or ())
 
 
-def _prepare_item(item: Item | Fetched, job: _Job) -> Prepared | Failure | Skipped:
+def _prepare_item(item: Item | Fetched, job: _Job) -> Prepared | Failure | Skipped | LeftOut:
     try:
         doc = _document(item, job)
         digest = hashlib.sha256(doc.text.encode("utf-8")).hexdigest()[:32]
@@ -154,6 +155,8 @@ def _prepare_item(item: Item | Fetched, job: _Job) -> Prepared | Failure | Skipp
             item.source, doc.title, doc.method, doc.chars, digest, doc.final_url, done.shingles,
             done.sentences, text,
         )  # fmt: skip
+    except TextTooShort as exc:
+        return Failure(item.source, str(exc)) if job.strict else LeftOut(item.source, "too-short")
     except CanonError as exc:
         return Failure(item.source, str(exc))
 
@@ -167,7 +170,7 @@ def _init(job: _Job, parent: int) -> None:
     _job = job
 
 
-def _work(block: list[Item | Fetched]) -> list[Prepared | Failure | Skipped]:
+def _work(block: list[Item | Fetched]) -> list[Prepared | Failure | Skipped | LeftOut]:
     assert _job is not None
     return [_prepare_item(item, _job) for item in block]
 
@@ -179,7 +182,7 @@ def prepare_all(
     *,
     known: dict[str, str] | None = None,
     ahead: int = 0,
-) -> Iterator[Prepared | Failure | Skipped]:
+) -> Iterator[Prepared | Failure | Skipped | LeftOut]:
     """Read and canonicalize ``items`` under ``rules`` (those not given at their defaults), in
     ``settings.workers`` processes, yielding results in order.
 
@@ -189,7 +192,9 @@ def prepare_all(
     is prepared in bounded memory.  A consumer that stops to write a batch should ask for that
     many ahead, so the workers go on meanwhile.  An input of fewer than two items per worker
     is prepared here, in this process.
-    ``known`` maps sources to the content hash already indexed: those are :class:`Skipped`.
+    ``known`` maps sources to the content hash already indexed: those are :class:`Skipped`;
+    a text with fewer words than k is a :class:`~canon.sources.collection.LeftOut` (a
+    :class:`Failure` with ``settings.strict``).
     With ``settings.store_text``, each document carries its text compressed, for the index to
     keep.
     """
@@ -204,6 +209,7 @@ def prepare_all(
         sample,
         settings.store_text,
         winnow,
+        settings.strict,
     )
     workers = settings.workers
     ready = fetched_ahead(items, job.fetch_options)

@@ -63,7 +63,9 @@ class AddSettings:
     ``fetch_options``, in ``workers`` processes, ``batch`` documents a transaction; with
     ``store_text`` the index keeps each document's main text, compressed, so a check can show
     the source's passages beside the draft's; with ``merge`` the postings segments are merged
-    in a background thread as batches come in (:mod:`canon.index.merging`)."""
+    in a background thread as batches come in (:mod:`canon.index.merging`).  A text with
+    fewer words than k is left out and reported (a headline, a caption); with ``strict`` it
+    is a failure."""
 
     whole_page: bool = False
     fetch_options: FetchOptions = field(default_factory=FetchOptions)
@@ -71,6 +73,7 @@ class AddSettings:
     batch: int = 500
     store_text: bool = True
     merge: bool = True
+    strict: bool = False
 
     def __post_init__(self) -> None:
         for option in ("workers", "batch"):

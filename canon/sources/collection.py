@@ -1,9 +1,12 @@
 """SOURCE arguments → the documents they name: URLs, files, folders, lists and JSON Lines.
 
-A SOURCE may be a URL, a file, a folder (searched recursively for text, HTML and .docx files),
-``@list.txt`` (one URL or path a line) or a ``.jsonl`` file whose lines are
-``{"id": ..., "text": ...}`` or ``{"url": ..., "html": ...}``.  Nothing is read yet: each
-named document becomes an :class:`Item`, and what cannot even be listed a :class:`Failure`.
+A SOURCE may be a URL, a file, a folder (searched recursively for text, HTML and .docx files,
+and text or HTML files packed with gzip), ``@list.txt`` (one URL or path a line) or a
+``.jsonl`` file whose lines are ``{"id": ..., "text": ...}`` or ``{"url": ..., "html": ...}``.
+Nothing is read yet: each named document becomes an :class:`Item`, what cannot even be listed
+a :class:`Failure`, and a file of a folder that canon does not read (its type) a
+:class:`LeftOut`, reported but no failure.  Hidden files and folders (a name starting with a
+point) are passed over in silence.
 """
 
 from __future__ import annotations
@@ -15,9 +18,23 @@ from pathlib import Path
 
 from .fetch import is_url
 
-__all__ = ["FOLDER_SUFFIXES", "Failure", "Item", "count_entries", "expand"]
+__all__ = [
+    "FOLDER_SUFFIXES",
+    "LEFT_OUT_REASONS",
+    "Failure",
+    "Item",
+    "LeftOut",
+    "count_entries",
+    "expand",
+    "readable_in_folder",
+]
 
 FOLDER_SUFFIXES = frozenset({".txt", ".md", ".html", ".htm", ".docx"})
+_PACKED = frozenset({".txt", ".md", ".html", ".htm"})  # read inside a .gz
+LEFT_OUT_REASONS = {
+    "unsupported-type": "not a text, HTML or .docx file",
+    "too-short": "fewer words than k",
+}
 
 
 @dataclass(frozen=True)
@@ -33,6 +50,38 @@ class Item:
 class Failure:
     source: str
     reason: str
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A document not read, and no failure: a folder's file of a type canon does not read
+    (``unsupported-type``), or a text with fewer words than k (``too-short``)."""
+
+    source: str
+    reason: str
+
+    @property
+    def said(self) -> str:
+        return LEFT_OUT_REASONS.get(self.reason, self.reason)
+
+
+def readable_in_folder(path: Path) -> bool:
+    """Whether a folder's file is read: by its suffix (``page.html.gz`` by the one inside)."""
+    suffix = path.suffix.lower()
+    if suffix == ".gz":
+        return path.with_suffix("").suffix.lower() in _PACKED
+    return suffix in FOLDER_SUFFIXES
+
+
+def _folder(path: Path) -> Iterator[Item | LeftOut]:
+    for found in sorted(p for p in path.rglob("*") if p.is_file()):
+        if any(part.startswith(".") for part in found.relative_to(path).parts):
+            continue  # .git, .DS_Store and the like
+        yield (
+            Item(str(found))
+            if readable_in_folder(found)
+            else LeftOut(str(found), "unsupported-type")
+        )
 
 
 def _list_file(path: Path) -> Iterator[Item | Failure]:
@@ -87,7 +136,7 @@ def _is_jsonl(source: str) -> bool:
     return path.suffix.lower() == ".jsonl" and path.is_file()
 
 
-def expand(sources: Iterable[str]) -> Iterator[Item | Failure]:
+def expand(sources: Iterable[str]) -> Iterator[Item | Failure | LeftOut]:
     """Every document the SOURCE arguments name, in order, one at a time: a JSON Lines file is
     read a line at a time, so only the entry being taken is held."""
     for source in sources:
@@ -97,9 +146,7 @@ def expand(sources: Iterable[str]) -> Iterator[Item | Failure]:
         elif is_url(source) or source == "-":
             yield Item(source)
         elif path.is_dir():
-            for found in sorted(p for p in path.rglob("*") if p.is_file()):
-                if found.suffix.lower() in FOLDER_SUFFIXES:
-                    yield Item(str(found))
+            yield from _folder(path)
         elif _is_jsonl(source):
             yield from _jsonl(path)
         else:
@@ -129,7 +176,7 @@ def _records(path: Path) -> int:
 
 
 def count_entries(sources: Iterable[str]) -> int:
-    """How many entries (Items and Failures) :func:`expand` yields for ``sources``, found
+    """How many entries (Items, Failures and LeftOuts) :func:`expand` yields for ``sources``, found
     without holding a text: a JSON Lines file's non-blank lines are counted, not parsed (a
     file that cannot be decoded to its end makes the count larger than what :func:`expand`
     yields); a folder or a list is listed."""

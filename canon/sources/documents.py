@@ -8,8 +8,10 @@ Every source is bounded by :class:`ReadLimits` before it is parsed.
 
 from __future__ import annotations
 
+import gzip
 import re
 import sys
+import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
@@ -155,6 +157,20 @@ def _read_bytes(source: str, stdin: BinaryIO | None, limit: int) -> bytes:
     return data
 
 
+def _gunzipped(source: str, limit: int) -> bytes:
+    """The bytes inside a gzip file, refused past ``limit`` (never more is unpacked)."""
+    _open(source).close()  # the same errors as any file: missing, directory...
+    try:
+        with gzip.open(source, "rb") as stream:
+            data = stream.read(limit + 1)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(f"{source}: not a readable gzip file ({exc})", source=source,
+                         reason="unreadable") from None  # fmt: skip
+    if len(data) > limit:
+        raise _too_large(source, f"unpacks to more than {limit:,} bytes, the limit (max_bytes)")
+    return data
+
+
 def _capped(doc: Document, limit: int) -> Document:
     if doc.chars > limit:
         raise _too_large(
@@ -171,7 +187,8 @@ def read_source(
     stdin: BinaryIO | None = None,
     limits: ReadLimits | None = None,
 ) -> Document:
-    """Read a URL, a file or ``-`` (stdin) into a Document.
+    """Read a URL, a file or ``-`` (stdin) into a Document; a ``.gz`` file is read as the
+    file inside (``page.html.gz`` as HTML), unpacked up to ``limits.max_bytes``.
 
     ``whole_page`` takes all visible text of an HTML page instead of its main text, to show
     how much a site's template adds.  ``limits`` bound what one source may hold (the defaults
@@ -185,7 +202,11 @@ def read_source(
         _open(source).close()  # the same errors as any file: missing, directory...
         return _capped(_from_docx(Path(source), source, limits), limits.max_text)
     label = "<stdin>" if source == "-" else source
-    data = _read_bytes(source, stdin, limits.max_bytes)
+    if suffix == ".gz" and source != "-":  # page.html.gz: the file inside, by its own suffix
+        data = _gunzipped(source, limits.max_bytes)
+        suffix = Path(source).with_suffix("").suffix.lower()
+    else:
+        data = _read_bytes(source, stdin, limits.max_bytes)
     if suffix in HTML_SUFFIXES or (source == "-" and _looks_like_html(data)):
         return _capped(_from_html(data, label, None, whole_page, limits), limits.max_text)
     text, encoding = decode(data, label)

@@ -34,7 +34,8 @@ def test_add_list_stats_check_remove(tmp_path: Path, examples: Path) -> None:
     assert "unchanged 6" in again.stderr
 
     original = str(examples / "original.txt")
-    listed = run_cli("index", "list", db).stdout.splitlines()
+    header, *listed = run_cli("index", "list", db).stdout.splitlines()
+    assert header == "source\ttitle\tchars\tadded"
     assert len(listed) == 7 and any(
         line.startswith(str(examples / "original.txt")) for line in listed
     )
@@ -379,3 +380,32 @@ def test_a_fifo_as_the_lock_file_is_one_line_at_once(copy: Path, examples: Path)
         f"canon: error: {copy}: the lock file {lock} is a FIFO, not a regular file; delete it "
         "(the next command that writes the index makes a new one)\n"
     )
+
+
+def test_files_canon_does_not_read_and_short_texts_are_left_out_not_failed(
+    tmp_path: Path,
+) -> None:
+    only_others = tmp_path / "sitemaps"
+    only_others.mkdir()
+    (only_others / "a.xml").write_text("<urlset/>", "utf-8")
+    (only_others / "b.json").write_text("{}", "utf-8")
+    db = tmp_path / "c.db"
+    refused = run_cli("index", "add", str(db), str(only_others))
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert "only 2 files of other types (.json, .xml)" in refused.stderr
+    assert not db.exists()  # no empty index made
+
+    mixed = tmp_path / "news"
+    mixed.mkdir()
+    (mixed / "headline.txt").write_text("Заголовок новости", "utf-8")
+    (mixed / "story.txt").write_text(
+        "Чай кажется самым простым из напитков, но заварить его хорошо умеют немногие.", "utf-8"
+    )
+    (mixed / "feed.xml").write_text("<rss/>", "utf-8")
+    added = run_cli("index", "add", str(db), str(mixed))
+    assert added.returncode == 0, added.stderr
+    assert "added 1, replaced 0, unchanged 0, left out 2, failed 0" in added.stderr
+    assert f"left out: {mixed / 'feed.xml'} (not a text, HTML or .docx file)" in added.stderr
+    assert f"left out: {mixed / 'headline.txt'} (fewer words than k)" in added.stderr
+    strict = run_cli("index", "add", str(tmp_path / "d.db"), str(mixed), "--strict")
+    assert strict.returncode == 3 and "failed: " in strict.stderr

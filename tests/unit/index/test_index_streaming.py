@@ -28,7 +28,7 @@ import canon
 from canon import AddSettings, Index, IndexRules
 from canon.index.ingest import Progress, add_sources
 from canon.index.prepare import AHEAD, BLOCK_ITEMS, prepare_all
-from canon.sources.collection import Failure, Item, count_entries, expand
+from canon.sources.collection import Item, LeftOut, count_entries, expand
 from canon.sources.fetch import FetchOptions
 from canon.sources.fetch import Page as FetchedPage
 from canon.sources.items import FETCH_BLOCK, Fetched, fetched_ahead
@@ -82,7 +82,7 @@ def _mix(tmp_path: Path) -> tuple[list[str], dict[str, str], set[str]]:
         str(folder / "a.txt"),  # named again, through its folder first
         str(single),  # named twice
     ]
-    return sources, expected, {str(short), f"{corpus}:4"}
+    return sources, expected, {f"{corpus}:4"}  # short.txt is left out, not failed
 
 
 def _stored(db: Path) -> tuple[list[str], dict[str, str], dict[str, dict[str, list[int]]]]:
@@ -108,6 +108,8 @@ def test_a_streamed_add_stores_what_the_sources_name(tmp_path: Path, workers: in
         )
     assert (report.added, report.replaced, report.skipped) == (len(expected), 0, 0)
     assert {f.source for f in report.failures} == failing
+    assert [(e.source, e.reason) for e in report.left_out] == [(str(tmp_path / "short.txt"),
+                                                                 "too-short")]  # fmt: skip
     order, texts, sets = _stored(db)
     assert order == list(expected)  # in the order of the sources, each at its first entry
     assert texts == expected
@@ -221,7 +223,7 @@ def test_prepared_results_equal_the_serial_ones() -> None:
         prepare_all(items, IndexRules([RAW], k=K), AddSettings(workers=2, store_text=False))
     )
     assert [type(r) for r in pooled] == [type(r) for r in serial]
-    assert isinstance(pooled[-1], Failure)
+    assert pooled[-1] == LeftOut("x", "too-short")  # fewer words than k: left out, reported
     for one, other in zip(serial[:-1], pooled[:-1], strict=True):
         assert (one.source, one.content_hash) == (other.source, other.content_hash)
         (words, hashes), (their_words, theirs) = (

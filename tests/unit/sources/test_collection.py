@@ -29,9 +29,12 @@ def test_a_folder_gives_its_text_files_recursively_in_order(tmp_path: Path) -> N
         _write(corpus / other)
     (corpus / "empty-folder").mkdir()
     (corpus / "folder.txt").mkdir()  # a folder named like a text file is not a file
-    items = list(expand([str(corpus)]))
+    found = list(expand([str(corpus)]))
+    items = [entry for entry in found if isinstance(entry, Item)]
     assert items == [Item(str(p)) for p in sorted(wanted)]
     assert {Path(i.source).suffix.lower() for i in items} <= FOLDER_SUFFIXES
+    others = {Path(e.source).name for e in found if not isinstance(e, Item)}
+    assert others == {"notes.pdf", "data.json", "x.jsonl", "script.py", "README"}  # left out
 
 
 def test_a_list_file_with_comments_and_blank_lines(tmp_path: Path) -> None:
@@ -134,3 +137,51 @@ def test_nothing_is_read_before_it_is_asked_for(tmp_path: Path) -> None:
     assert next(lazy) == Item("https://example.org/a")
     _write(tmp_path / "later.jsonl", json.dumps({"id": "late", "text": "т"}))
     assert list(lazy) == [Item("late", text="т")]
+
+
+def test_a_folder_lists_its_other_files_as_left_out_and_reads_gzip(tmp_path: Path) -> None:
+    import gzip
+
+    from canon.sources.collection import LeftOut, expand
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD.txt").write_text("ref", "utf-8")
+    (tmp_path / ".notes.txt").write_text("hidden", "utf-8")
+    for name in ("a.txt", "sub/b.HTML", "c.docx", "d.xml", "sub/e.json", "f.md.gz", "g.docx.gz"):
+        (tmp_path / name).write_bytes(b"x")
+    with gzip.open(tmp_path / "h.html.gz", "wt") as packed:
+        packed.write("<p>текст</p>")
+    found = {(type(e).__name__, Path(e.source).name) for e in expand([str(tmp_path)])}
+    assert found == {
+        ("Item", "a.txt"), ("Item", "b.HTML"), ("Item", "c.docx"), ("Item", "f.md.gz"),
+        ("Item", "h.html.gz"), ("LeftOut", "d.xml"), ("LeftOut", "e.json"),
+        ("LeftOut", "g.docx.gz"),
+    }  # fmt: skip
+    assert LeftOut("d.xml", "unsupported-type").said == "not a text, HTML or .docx file"
+
+
+def test_a_gzip_file_is_read_as_the_file_inside_within_the_byte_limit(tmp_path: Path) -> None:
+    import gzip
+
+    from canon.errors import InputError
+    from canon.sources.documents import read_source
+    from canon.sources.limits import ReadLimits
+
+    page = tmp_path / "page.html.gz"
+    with gzip.open(page, "wt", encoding="utf-8") as packed:
+        packed.write("<html><body><article><p>Зелёный чай заваривают водой, которая едва "
+                     "закипела, и настаивают три минуты.</p></article></body></html>")  # fmt: skip
+    read = read_source(str(page))
+    assert read.method == "trafilatura" and read.text.startswith("Зелёный чай")
+    bomb = tmp_path / "bomb.txt.gz"
+    with gzip.open(bomb, "wb") as packed:
+        packed.write(b" " * 5_000_000)  # 5 MB of spaces: a few KB packed
+    with pytest.raises(InputError) as refused:
+        read_source(str(bomb), limits=ReadLimits(max_bytes=1_000_000))
+    assert refused.value.reason == "too-large" and "unpacks to more than" in refused.value.message
+    broken = tmp_path / "broken.txt.gz"
+    broken.write_bytes(b"\x1f\x8b not gzip at all")
+    with pytest.raises(InputError) as unreadable:
+        read_source(str(broken))
+    assert unreadable.value.reason == "unreadable"

@@ -55,8 +55,16 @@ __all__ = [
 ]
 
 
+PIPED_WIDTH = 10_000  # columns when the output is no terminal: no URL or path is cut
+
+
 def _console() -> Console:
-    return Console(highlight=False, soft_wrap=False)
+    """The terminal's width; piped or redirected, wide enough that tables cut nothing (a
+    source's full URL stays whole for the program that reads it)."""
+    console = Console(highlight=False, soft_wrap=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, soft_wrap=False, width=PIPED_WIDTH)
+    return console
 
 
 def _grid() -> RichTable:

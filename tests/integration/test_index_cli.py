@@ -409,3 +409,15 @@ def test_files_canon_does_not_read_and_short_texts_are_left_out_not_failed(
     assert f"left out: {mixed / 'headline.txt'} (fewer words than k)" in added.stderr
     strict = run_cli("index", "add", str(tmp_path / "d.db"), str(mixed), "--strict")
     assert strict.returncode == 3 and "failed: " in strict.stderr
+
+
+def test_piped_output_keeps_long_sources_whole(tmp_path: Path, examples: Path) -> None:
+    folder = tmp_path / ("a-long-folder-name-for-the-sources-of-this-corpus" * 2) / "sub-folder"
+    folder.mkdir(parents=True)
+    source = folder / "the-original-article-about-tea-brewing-and-its-long-history.txt"
+    source.write_text((examples / "original.txt").read_text("utf-8"), "utf-8")
+    db = str(tmp_path / "c.db")
+    assert run_cli("index", "add", db, str(source)).returncode == 0
+    checked = run_cli("check", str(examples / "rewrite.txt"), "--index", db)  # piped
+    assert checked.returncode == 0 and str(source) in checked.stdout  # not cut with "…"
+    assert "…" not in checked.stdout.split("Sources", 1)[1].split("Draft", 1)[0]

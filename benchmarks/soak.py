@@ -271,6 +271,11 @@ def main() -> None:
         print("\n".join(_report(log, seconds, events)))
         print(f"\n{checked}")
         print("nothing lost" if not lost else "LOST: " + "; ".join(lost))
+        if lost:  # what the server said of its errors: each different last line once
+            said = (folder / "server.log").read_text("utf-8", "replace").splitlines()
+            ends = [said[n - 1] for n, line in enumerate(said) if line.startswith("INFO") and
+                    n and not said[n - 1].startswith(("INFO", " "))]  # fmt: skip
+            print("\n".join(dict.fromkeys(ends)))
 
 
 if __name__ == "__main__":

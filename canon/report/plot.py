@@ -54,7 +54,8 @@ def plot_png(table: Table, path: Path | None = None) -> bytes:
     axes.set_xlabel("shingle size k, words")
     axes.set_ylabel("similarity, %")
     axes.set_xticks(list(table.ks))
-    axes.set_ylim(0, 100)
+    axes.set_ylim(-4, 104)  # a line at 0% or 100% stays clear of the frame
+    axes.set_yticks(range(0, 101, 20))
     axes.grid(alpha=0.3)
     axes.legend()
     axes.set_title("How similarity falls with k, raw vs lemmatized")

@@ -160,3 +160,22 @@ def test_similarity_curves_reuse_the_tables_canonical_forms(
     curves = similarity_curves(table)
     assert curves.ks == tuple(range(1, 11))
     assert curves.to_dict() == expected.to_dict()
+
+
+def test_a_line_at_100_percent_is_drawn_clear_of_the_frame(examples: Path) -> None:
+    """Two identical texts: every curve is at 100%, and must not hide under the top spine."""
+    import io
+
+    import numpy as np
+    from matplotlib.image import imread
+
+    from canon.report.plot import plot_png
+
+    text = (examples / "original.txt").read_text("utf-8")
+    image = imread(io.BytesIO(plot_png(canon.compare_table(text, text, profiles=["raw"]))))
+    rgb = image[:, :, :3]
+    first_colour = np.array([0x1F, 0x77, 0xB4]) / 255  # matplotlib's first line colour
+    line_rows = np.where(np.all(np.abs(rgb - first_colour) < 0.08, axis=2).any(axis=1))[0]
+    frame_rows = np.where(np.all(rgb < 0.2, axis=2).sum(axis=1) > rgb.shape[1] // 2)[0]
+    assert len(line_rows) and len(frame_rows) >= 2
+    assert line_rows.min() > frame_rows.min() + 3  # below the top of the frame, visible

@@ -210,7 +210,10 @@ class CheckResult:
 def _windows_in_quotes(
     spans: Sequence[tuple[int, int]], k: int, step: int, count: int, quotes: list[tuple[int, int]]
 ) -> np.ndarray:
-    """Which of the ``count`` windows hold a token inside a quotation: O((n + q) log q)."""
+    """Which of the ``count`` windows lie wholly inside quotations: O((n + q) log q).  A
+    window reaching out of a quotation is kept, so that a short quoted name inside a copied
+    sentence leaves the sentence's run whole (the quotation's own characters are left out of
+    the count by the verdict)."""
     if not quotes or not spans:
         return np.zeros(count, dtype=bool)
     ordered = sorted(quotes)
@@ -223,7 +226,7 @@ def _windows_in_quotes(
     inside = (owner >= 0) & (token[:, 1] <= reach[np.maximum(owner, 0)])
     covered = np.concatenate(([0], np.cumsum(inside)))
     first = np.arange(count) * step
-    return (covered[first + k] - covered[first]) > 0
+    return (covered[first + k] - covered[first]) == k
 
 
 def _similar(
@@ -523,10 +526,8 @@ def verdict_over(
 ) -> Verdict:
     """The verdict on ``text`` from the fragments of its profile checks and the sentences
     found rewritten (``weak``: found, but too weakly to count); with ``skip_quotes``
-    quotations are left out unless matched."""
+    quotations are left out, matched or not."""
     left_out: list[Fragment | tuple[int, int]] = [f for p in checks for f in p.left_out]
-    if skip_quotes:
-        left_out += quoted_ranges(text)
     copied = [f for p in checks if p.word_for_word for f in p.fragments]
     rewritten = [f for p in checks if not p.word_for_word for f in p.fragments]
     sentences = [Fragment(r.start, r.end) for r in rewrites]
@@ -542,6 +543,7 @@ def verdict_over(
             *(Fragment(r.start, r.end) for r in weak),
         ],
         left_out=left_out,
+        quoted=quoted_ranges(text) if skip_quotes else (),
         formula=formula,
     )
 

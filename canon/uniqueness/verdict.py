@@ -114,6 +114,7 @@ def verdict_of(
     sentences: Iterable[Fragment] = (),
     uncounted: Iterable[Fragment] = (),
     left_out: Iterable[Fragment | tuple[int, int]] = (),
+    quoted: Iterable[Fragment | tuple[int, int]] = (),
     formula: str,
     name: str = "draft",
 ) -> Verdict:
@@ -122,8 +123,9 @@ def verdict_of(
     rewritten throughout, the runs inside them matched word for word too), the ranges found in
     sources but not to count (``uncounted``: short runs and weakly rewritten sentences, see
     :mod:`canon.uniqueness.evidence`; their matches are removed and they are listed) and the
-    ranges left out of the count unless matched (``left_out``: quotations, text found only in
-    excluded sources).
+    ranges left out of the count unless matched (``left_out``: text found only in excluded
+    sources) and the ranges left out whatever matched them (``quoted``: quotations, when a
+    check skips them: never counted, so never copied or rewritten either).
 
     A draft with nothing left to count raises :class:`InputError` naming it (``name``).
     """
@@ -135,6 +137,10 @@ def verdict_of(
     copy &= ~unsure
     rewrite &= ~unsure
     counts = counted(text) & ~(ranges_mask(size, left_out) & ~copy & ~rewrite)
+    quotations = ranges_mask(size, quoted)
+    counts &= ~quotations
+    copy &= ~quotations  # the fragments stop at a quotation: it is none of theirs
+    rewrite &= ~quotations
     chars = int(counts.sum())
     if chars == 0:
         raise nothing_left(name)

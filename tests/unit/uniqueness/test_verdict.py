@@ -422,3 +422,22 @@ def test_what_is_not_counted_is_shown_to_the_editor(index: Path, tmp_path: Path)
     out = run_cli("check", draft, "--index", index, env={"COLUMNS": "200"})
     assert out.returncode == 0, out.stderr
     assert "Found but not counted" in out.stdout and "в компостную яму у забора" in out.stdout
+
+
+def test_a_short_quotation_inside_a_copied_sentence_is_left_out_not_relabelled(
+    index: Path,
+) -> None:
+    sentence = _sentences(GARDEN)[2]
+    words = sentence.split()
+    name = words[len(words) // 2]
+    quoted = sentence.replace(f" {name} ", f" «{name}» ", 1)
+    draft = f"{NEW} {quoted}"
+    plain = _check(index, f"{NEW} {sentence}").verdict
+    skipped = _check(index, draft, skip_quotes=True).verdict
+    assert plain.copied + plain.rewritten > 0.3
+    # the sentence keeps its label around the quotation: nothing moves from copied to rewritten
+    assert (skipped.copied > 0, skipped.rewritten > 0) == (plain.copied > 0, plain.rewritten > 0)
+    start = draft.index(f"«{name}»")
+    for run in (*skipped.copied_fragments, *skipped.rewritten_fragments):
+        assert run.end <= start or run.start >= start + len(name) + 2  # the quotation: neither
+    assert skipped.chars == plain.chars - len(name.strip(".,"))

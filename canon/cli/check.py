@@ -219,7 +219,8 @@ def check_command(
                 below = True
                 click.echo(
                     f"canon: {doc.source}: uniqueness {figure:.1f}% is below "
-                    f"--min-uniqueness {min_uniqueness:g}%",
+                    f"--min-uniqueness {min_uniqueness:g}% by {min_uniqueness - figure:.1f} "
+                    "points",
                     err=True,
                 )
     if below:

@@ -33,7 +33,7 @@ from .evidence import MIN_RUN_WORDS, backing, short_runs, supported, words_in
 from .exclusion import Exclusion
 from .rewrites import Rewrite, find_rewrites
 from .settings import CheckSettings
-from .verdict import Verdict, counted, nothing_left, ranges_mask, verdict_of
+from .verdict import Verdict, counted, nothing_left, outside, ranges_mask, verdict_of
 
 __all__ = [
     "CheckResult",
@@ -226,7 +226,8 @@ def _windows_in_quotes(
     inside = (owner >= 0) & (token[:, 1] <= reach[np.maximum(owner, 0)])
     covered = np.concatenate(([0], np.cumsum(inside)))
     first = np.arange(count) * step
-    return (covered[first + k] - covered[first]) == k
+    wholly: np.ndarray = (covered[first + k] - covered[first]) == k
+    return wholly
 
 
 def _similar(
@@ -527,10 +528,14 @@ def verdict_over(
     """The verdict on ``text`` from the fragments of its profile checks and the sentences
     found rewritten (``weak``: found, but too weakly to count); with ``skip_quotes``
     quotations are left out, matched or not."""
+    quotes = quoted_ranges(text) if skip_quotes else []
     left_out: list[Fragment | tuple[int, int]] = [f for p in checks for f in p.left_out]
-    copied = [f for p in checks if p.word_for_word for f in p.fragments]
-    rewritten = [f for p in checks if not p.word_for_word for f in p.fragments]
-    sentences = [Fragment(r.start, r.end) for r in rewrites]
+    left_out += quotes  # and no match reaches into them: a skipped quotation never counts
+    size = len(text)
+    copied = outside((f for p in checks if p.word_for_word for f in p.fragments), quotes, size)
+    rewritten = outside((f for p in checks if not p.word_for_word for f in p.fragments), quotes,
+                        size)  # fmt: skip
+    sentences = outside((Fragment(r.start, r.end) for r in rewrites), quotes, size)
     backed = backing(text, rewrites, _by_source(checks))
     return verdict_of(
         text,
@@ -543,7 +548,6 @@ def verdict_over(
             *(Fragment(r.start, r.end) for r in weak),
         ],
         left_out=left_out,
-        quoted=quoted_ranges(text) if skip_quotes else (),
         formula=formula,
     )
 

@@ -12,7 +12,7 @@ found only in excluded sources are left out of the count.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -23,7 +23,15 @@ import regex
 from ..canonical import Fragment
 from ..errors import InputError
 
-__all__ = ["Verdict", "counted", "mask_runs", "nothing_left", "ranges_mask", "verdict_of"]
+__all__ = [
+    "Verdict",
+    "counted",
+    "mask_runs",
+    "nothing_left",
+    "outside",
+    "ranges_mask",
+    "verdict_of",
+]
 
 # Letters and digits, but not the invisible ones (Hangul fillers are letters to Unicode).
 _COUNTED = regex.compile(r"(?V1)[[\p{L}\p{N}]--\p{Default_Ignorable_Code_Point}]+")
@@ -92,6 +100,16 @@ def mask_runs(mask: np.ndarray) -> list[Fragment]:
     return [Fragment(int(s), int(e)) for s, e in zip(change[::2], change[1::2])]
 
 
+def outside(
+    fragments: Iterable[Fragment], ranges: Sequence[Fragment | tuple[int, int]], size: int
+) -> list[Fragment]:
+    """The parts of ``fragments`` (in a text of ``size`` characters) outside ``ranges``."""
+    fragments = list(fragments)
+    if not ranges:
+        return fragments
+    return mask_runs(ranges_mask(size, fragments) & ~ranges_mask(size, ranges))
+
+
 def _runs(mask: np.ndarray, counts: np.ndarray) -> tuple[Fragment, ...]:
     """The maximal runs of true characters of ``mask`` holding a counted character."""
     return tuple(f for f in mask_runs(mask) if counts[f.start : f.end].any())
@@ -114,7 +132,6 @@ def verdict_of(
     sentences: Iterable[Fragment] = (),
     uncounted: Iterable[Fragment] = (),
     left_out: Iterable[Fragment | tuple[int, int]] = (),
-    quoted: Iterable[Fragment | tuple[int, int]] = (),
     formula: str,
     name: str = "draft",
 ) -> Verdict:
@@ -123,9 +140,9 @@ def verdict_of(
     rewritten throughout, the runs inside them matched word for word too), the ranges found in
     sources but not to count (``uncounted``: short runs and weakly rewritten sentences, see
     :mod:`canon.uniqueness.evidence`; their matches are removed and they are listed) and the
-    ranges left out of the count unless matched (``left_out``: text found only in excluded
-    sources) and the ranges left out whatever matched them (``quoted``: quotations, when a
-    check skips them: never counted, so never copied or rewritten either).
+    ranges left out of the count unless matched (``left_out``: quotations, text found only in
+    excluded sources; a quotation a check skips whatever matched it reaches here with the
+    matches taken out of it, :func:`outside`).
 
     A draft with nothing left to count raises :class:`InputError` naming it (``name``).
     """
@@ -137,10 +154,6 @@ def verdict_of(
     copy &= ~unsure
     rewrite &= ~unsure
     counts = counted(text) & ~(ranges_mask(size, left_out) & ~copy & ~rewrite)
-    quotations = ranges_mask(size, quoted)
-    counts &= ~quotations
-    copy &= ~quotations  # the fragments stop at a quotation: it is none of theirs
-    rewrite &= ~quotations
     chars = int(counts.sum())
     if chars == 0:
         raise nothing_left(name)

@@ -108,7 +108,7 @@ def _nothing_found(text: str, name: str, skip_quotes: bool) -> CheckResult:
         copied=(),
         rewritten=(),
         name=name,
-        quoted=quoted_ranges(text) if skip_quotes else (),
+        left_out=quoted_ranges(text) if skip_quotes else (),
         formula="no page found by the queries could be compared: nothing is borrowed",
     )
     return CheckResult(text, (), verdict)

@@ -47,8 +47,10 @@ _COMMANDS = {
     "tokens": "compare",
     "users": "users",
 }
-# The option that turns on the feature an extra holds, where a command works without it.
+# The option that turns on the feature an extra holds, where a command works without it; by
+# command too, where the extra is another command's own.
 _EXTRA_FLAGS = {"plot": "--plot", "dask": "--engine dask"}
+_COMMAND_EXTRA_FLAGS = {("dedup", "audit"): "--format xlsx"}
 # What to try, by the reason an error gives.
 _HINTS = {
     (FetchError, "private-address"): "pass --allow-private to fetch it",
@@ -84,7 +86,8 @@ def message_of(exc: CanonError) -> str:
 def missing_extra(exc: MissingExtra, command: str | None) -> str:
     """``serve needs the web extra: pip install 'canon[web]'``: the command (and the option)
     that needs the extra, in place of the library's name for the feature."""
-    needing = " ".join(filter(None, (command, _EXTRA_FLAGS.get(exc.extra)))) or exc.feature
+    flag = _COMMAND_EXTRA_FLAGS.get((command or "", exc.extra)) or _EXTRA_FLAGS.get(exc.extra)
+    needing = " ".join(filter(None, (command, flag))) or exc.feature
     return f"{needing} needs the {exc.extra} extra: {exc.install}"
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -47,7 +46,17 @@ __all__ = ["dedup_command"]
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Write the clusters here as JSON Lines (default: standard output).",
+    help="Write the clusters to this file (default: JSON Lines to standard output).",
+)
+@click.option(
+    "--format",
+    "output",
+    metavar="jsonl|csv|xlsx",
+    default="jsonl",
+    show_default=True,
+    help="jsonl: a JSON line per cluster.  csv, xlsx (need --out; xlsx needs the audit "
+    "extra): a row per member: cluster, role (keep or remove), source, representative, "
+    "jaccard (with the representative), chosen_by.",
 )
 @click.option(
     "-p",
@@ -118,6 +127,7 @@ def dedup_command(
     db: Path | None,
     threshold: float,
     out: Path | None,
+    output: str,
     profile_name: str,
     k: int,
     num_perm: int,
@@ -130,14 +140,32 @@ def dedup_command(
     spill_dir: Path | None,
     **opts: Any,
 ) -> None:
-    """Find clusters of near-duplicate documents among SOURCES or in an index.
+    """Find clusters of near-duplicate documents among SOURCES or in an index, and the one
+    to keep of each.
 
     Candidates come from MinHash signatures and LSH; every reported pair is verified by exact
-    Jaccard, so no cluster holds a false positive.  One JSON line per cluster.
+    Jaccard, so no cluster holds a false positive.  Each cluster's representative (the
+    document to keep; the others are to remove or redirect to it) is chosen by these rules,
+    in order, the first that leaves one document deciding (its name is chosen_by):
+
+    \b
+    1. canonical: the one the others' <link rel="canonical"> name
+       (pages of URLs, or JSON Lines records with url and html);
+    2. least-boilerplate: the fewest shingles no other member has,
+       plus those two or more members share and it lacks;
+    3. earliest-argument: named by the earliest SOURCE (an index's
+       documents first; those of one folder or list tie);
+    4. shortest-source: the shortest URL or path;
+    5. first-read: the first one read.
+
+    A summary goes to standard error: clusters, documents in them, documents to remove.
     """
     if not sources and db is None:
         raise click.UsageError("give SOURCES to deduplicate, or --index DB")
     from ..dedup import Budget, MinHashSettings, Reading, dedup_corpus, parse_size  # on use
+    from ..dedup.outputs import jsonl_lines, output_format, write_clusters
+
+    output = output_format(output, out)  # before any source is read
 
     settings = MinHashSettings(threshold, num_perm, seed)
     budget = Budget(parse_size(memory), spill_dir)
@@ -152,7 +180,11 @@ def dedup_command(
         engine=_engine(engine, workers or os.cpu_count() or 1, scheduler, partitions, budget),
         on_stage=stage_status(),
     )
-    _write_clusters(run, out)
+    if out is None:
+        for line in jsonl_lines(run.result.clusters):
+            click.echo(line)
+    else:
+        write_clusters(run.result.clusters, out, output)
     _print_summary(run)
     if run.failures:
         sys.exit(Outcome.SOME_FAILED)
@@ -170,24 +202,19 @@ def _engine(
     return LocalEngine(workers, budget)
 
 
-def _write_clusters(run: DedupRun, out: Path | None) -> None:
-    lines = [json.dumps(c.to_dict(), ensure_ascii=False) for c in run.result.clusters]
-    if out is None:
-        for line in lines:
-            click.echo(line)
-    else:
-        out.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-
-
 def _print_summary(run: DedupRun) -> None:
     result = run.result
     summary = result.summary()
     stages = ", ".join(f"{name} {sec:.2f} s" for name, sec in summary["seconds"].items())
     click.echo(
         f"documents {summary['documents']:,}, clusters {summary['clusters']:,}, "
-        f"documents in clusters {summary['documents_in_clusters']:,}, candidate pairs "
-        f"{summary['candidate_pairs']:,}, verified pairs {summary['verified_pairs']:,} "
-        f"(LSH {result.bands} bands x {result.rows} rows; {stages})",
+        f"documents in clusters {summary['documents_in_clusters']:,}, "
+        f"to remove {summary['documents_to_remove']:,}",
+        err=True,
+    )
+    click.echo(
+        f"candidate pairs {summary['candidate_pairs']:,}, verified pairs "
+        f"{summary['verified_pairs']:,} (LSH {result.bands} bands x {result.rows} rows; {stages})",
         err=True,
     )
     for note in result.notes:

@@ -8,7 +8,8 @@
   some pair or large group travel, once.  The client then walks each large group member by
   member against the groups already connected, as the local engine does
   (:mod:`canon.dedup.linking`), so both give the same pairs.
-- The client joins verified pairs into connected components.
+- The client joins verified pairs into connected components and chooses each one's member to
+  keep, from the sets it already holds.
 
 Signatures are per-document and deterministic, so the output equals the local engine's on the
 same input.  Without an address, a ``LocalCluster`` of worker processes runs on this machine.
@@ -151,15 +152,16 @@ def _verified_pairs(
     large: list[tuple[int, ...]],
     threshold: float,
     count: int,
-) -> tuple[list[tuple[int, int, float]], int]:
+) -> tuple[list[tuple[int, int, float]], int, dict[int, np.ndarray]]:
     """Candidates verified on the workers (only the sets of documents in some pair or group
-    travel), then the large groups walked here, after every pair; the verified pairs and how
-    many pairs were checked."""
+    travel), then the large groups walked here, after every pair; the verified pairs, how
+    many pairs were checked, and the sets that travelled (those of every document in a
+    cluster among them)."""
     import dask.bag as db
     from dask.delayed import delayed
 
     if not candidates and not large:
-        return [], 0
+        return [], 0, {}
     needed = {i for pair in candidates for i in pair} | {i for group in large for i in group}
     hashes = dict(
         entries.filter(lambda r: r[0] in needed).map(lambda r: (r[0], r[1].hashes)).compute()
@@ -178,7 +180,7 @@ def _verified_pairs(
         forest.union(a, b)
     for members in large:
         walk(np.array(members), hashes.__getitem__, threshold, forest, linked)
-    return sorted(linked.verified), linked.checked
+    return sorted(linked.verified), linked.checked, hashes
 
 
 def _run(
@@ -200,20 +202,22 @@ def _run(
     )
     failures = [x for _, x in prepared.filter(lambda r: isinstance(r[1], Failure)).compute()]
     entries = prepared.filter(lambda r: isinstance(r[1], Entry))
-    meta = dict(entries.map(lambda r: (r[0], (r[1].source, r[1].chars))).compute())
+    meta = dict(entries.map(lambda r: (r[0], (r[1].source, r[1].origin))).compute())
     seconds["signatures"] = time.perf_counter() - start
     start = time.perf_counter()
     candidates, large = _candidates(entries, settings)
     seconds["candidates"] = time.perf_counter() - start
     start = time.perf_counter()
-    verified, checked = _verified_pairs(entries, candidates, large, settings.threshold, count)
+    verified, checked, hashes = _verified_pairs(
+        entries, candidates, large, settings.threshold, count
+    )
     seconds["verification"] = time.perf_counter() - start
     start = time.perf_counter()
     # Renumber so that document order is the input order, as in the local engine.
     order = sorted(meta)
     position = {index: n for n, index in enumerate(order)}
     renumbered = [(position[a], position[b], j) for a, b, j in verified]
-    found = clusters([meta[i] for i in order], renumbered)
+    found = clusters([meta[i] for i in order], renumbered, lambda n: hashes[order[n]])
     seconds["components"] = time.perf_counter() - start
     bands, rows = settings.banding
     result = DedupResult(tuple(found), len(meta), checked, len(verified), bands, rows, seconds)

@@ -1,5 +1,6 @@
 """An index's documents → dedup inputs: sources, lengths and band keys from what the index
-stores; shingle sets read from it a document at a time, only when a pair is verified.
+stores; shingle sets read from it a document at a time, only when a pair is verified or a
+cluster's member to keep is chosen.
 
 An index keeps each document's MinHash signature under its own settings
 (:mod:`canon.index.rules`).  With the same ``num_perm`` and ``seed`` the run bands the stored

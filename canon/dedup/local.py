@@ -1,7 +1,7 @@
 """The local engine: sources read in worker processes, the other dedup stages in this process.
 
 Workers send back each block's shingle sets and band keys (:mod:`canon.dedup.reading`); this
-process keeps, per document, only its source, length and band keys, and puts its shingle set
+process keeps, per document, only its source, origin and band keys, and puts its shingle set
 in a :class:`~canon.dedup.store.HashStore` (memory up to the budget, then a file).  Entries
 given ready (an index's documents) get their band keys here, ``ENTRY_CHUNK`` at a time.
 Candidates and verification then run from the band keys and the store
@@ -11,7 +11,6 @@ Candidates and verification then run from the band keys and the store
 from __future__ import annotations
 
 import time
-from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import nullcontext
@@ -22,6 +21,7 @@ import numpy as np
 
 from ..sources.collection import Failure, Item
 from .linking import buckets, link
+from .origin import Origin, Origins, argument_of
 from .reading import Block, keys_of, read_blocks
 from .settings import Budget, MinHashSettings, Reading
 from .stages import DedupResult, Entry, clusters
@@ -51,20 +51,23 @@ class _Table:
     base: int = 0
     notes: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
-    chars: array[int] = field(default_factory=lambda: array("q"))
+    origins: Origins = field(default_factory=Origins)
     parts: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)  # (rows, keys)
     pending: list[tuple[int, np.ndarray]] = field(default_factory=list)  # entries without keys
     signing: float = 0.0  # seconds spent on the signatures of entries
 
-    def add_block(self, block: Block) -> Iterator[Failure]:
+    def add_block(self, block: Block, arguments: Sequence[int]) -> Iterator[Failure]:
+        """A block's documents, ``arguments`` the SOURCE arguments of its items."""
         start = len(self.sources)
         ok = np.array([r is None for r in block.reasons], dtype=bool)
-        for source, chars, reason in zip(block.sources, block.chars.tolist(), block.reasons):
+        for source, reason, links, argument in zip(
+            block.sources, block.reasons, block.links, arguments
+        ):
             if reason is not None:
                 yield Failure(source, reason)
             else:
                 self.sources.append(source)
-                self.chars.append(chars)
+                self.origins.append(argument, links)
         self.store.extend(block.hashes, np.concatenate(([0], block.offsets[1:][ok])))
         self.parts.append((np.arange(start, len(self.sources)), block.keys[ok]))
 
@@ -72,9 +75,9 @@ class _Table:
         """The index's documents first: their band keys from what it stores, their sets read
         from it when verified."""
         start = time.perf_counter()
-        for source, chars in index.documents():
+        for source, _ in index.documents():
             self.sources.append(source)
-            self.chars.append(chars)
+            self.origins.append(0)
         keys, origin = index.keys(self.minhash)
         self.parts.append((np.arange(len(keys)), keys))
         self.notes += [origin.note] if origin.note else []
@@ -91,7 +94,7 @@ class _Table:
     def add_entry(self, entry: Entry) -> None:
         self.pending.append((len(self.sources), entry.hashes))
         self.sources.append(entry.source)
-        self.chars.append(entry.chars)
+        self.origins.append(entry.origin.argument, entry.origin)
         self.store.append(entry.hashes)
         if len(self.pending) >= ENTRY_CHUNK:
             self.sign()
@@ -120,12 +123,14 @@ def _collect(
 ) -> list[Failure]:
     """Read the items (in ``workers`` processes) and take the entries, in input order."""
     order: deque[Entry | None] = deque()  # inputs taken and not yet handled; None: an item
+    arguments: deque[int] = deque()  # of the items taken and not yet read
     failures: list[Failure] = []
 
     def items() -> Iterator[Item]:
         for x in inputs:
             order.append(x if isinstance(x, Entry) else None)
             if not isinstance(x, Entry):
+                arguments.append(argument_of(x))
                 yield x
 
     def entries_before_item() -> None:
@@ -135,7 +140,7 @@ def _collect(
     for block in read_blocks(items(), reading, workers=workers, minhash=table.minhash):
         for _ in block.sources:
             entries_before_item()
-        failures += table.add_block(block)
+        failures += table.add_block(block, [arguments.popleft() for _ in block.sources])
     while order:
         entry = order.popleft()
         assert entry is not None  # only entries are left
@@ -158,7 +163,7 @@ def _stages(
     seconds["verification"] = time.perf_counter() - start
     start = time.perf_counter()
     on_stage("components")
-    found_clusters = clusters(_Entries(table), linked.verified)
+    found_clusters = clusters(_Entries(table), linked.verified, table.hashes)
     seconds["components"] = time.perf_counter() - start
     bands, rows = settings.banding
     documents, verified = len(table.sources), len(linked.verified)
@@ -180,8 +185,8 @@ def _stages(
     )
 
 
-class _Entries(Sequence[tuple[str, int]]):
-    """``(source, chars)`` of each document, without a tuple per document."""
+class _Entries(Sequence[tuple[str, Origin]]):
+    """``(source, origin)`` of each document, without a tuple per document."""
 
     def __init__(self, table: _Table) -> None:
         self._table = table
@@ -189,8 +194,8 @@ class _Entries(Sequence[tuple[str, int]]):
     def __len__(self) -> int:
         return len(self._table.sources)
 
-    def __getitem__(self, index: int) -> tuple[str, int]:  # type: ignore[override]  # no slices
-        return self._table.sources[index], self._table.chars[index]
+    def __getitem__(self, index: int) -> tuple[str, Origin]:  # type: ignore[override]  # no slices
+        return self._table.sources[index], self._table.origins[index]
 
 
 def _settings_of(threshold: float | MinHashSettings, num_perm: int, seed: int) -> MinHashSettings:

@@ -36,44 +36,50 @@ from ..sources.documents import Document
 from ..sources.items import Fetched, fetched_ahead, item_document
 from ..text.lemmatize import is_known
 from ..workers import blocks, die_with_parent, in_order
+from .origin import Origin, links_of
 from .settings import MinHashSettings, Reading
 
-__all__ = ["BLOCK_ITEMS", "Block", "keys_of", "read_block", "read_blocks", "read_stream"]
+__all__ = ["BLOCK_ITEMS", "Block", "Result", "keys_of", "read_block", "read_blocks", "read_stream"]
 
 BLOCK_ITEMS = 32  # items a worker reads per block
 AHEAD = 3  # blocks in flight per worker
+
+Result = tuple[str, int, np.ndarray, Origin | None]  # a document read: see Block.results
 
 
 @dataclass(frozen=True)
 class Block:
     """The shingle sets of consecutive items: document ``i``'s sorted distinct hashes are
     ``hashes[offsets[i]:offsets[i + 1]]``; an item that could not be read has ``reasons[i]``
-    (and no hashes).  ``keys[i]`` are document ``i``'s LSH band keys (zeros for an item not
-    read; no columns when the block was read without MinHash settings)."""
+    (and no hashes).  ``links[i]`` are its redirect and canonical link, when it has either
+    (:func:`~canon.dedup.origin.links_of`).  ``keys[i]`` are document ``i``'s LSH band keys
+    (zeros for an item not read; no columns when the block was read without MinHash
+    settings)."""
 
     sources: tuple[str, ...]
     chars: np.ndarray
     offsets: np.ndarray
     hashes: np.ndarray
     reasons: tuple[str | None, ...]
+    links: tuple[Origin | None, ...]
     keys: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.uint64))
 
-    def results(self) -> Iterator[tuple[str, int, np.ndarray] | Failure]:
-        """``(source, chars, hashes)`` or a Failure for each item, in order."""
+    def results(self) -> Iterator[Result | Failure]:
+        """``(source, chars, hashes, links)`` or a Failure for each item, in order."""
         for i, source in enumerate(self.sources):
             reason = self.reasons[i]
             if reason is not None:
                 yield Failure(source, reason)
             else:
                 start, end = int(self.offsets[i]), int(self.offsets[i + 1])
-                yield source, int(self.chars[i]), self.hashes[start:end]
+                yield source, int(self.chars[i]), self.hashes[start:end], self.links[i]
 
 
 def _document(item: Item | Fetched, reading: Reading) -> Document:
     return item_document(item, whole_page=reading.whole_page, fetch_options=reading.fetch_options)
 
 
-def _shingled(item: Item | Fetched, reading: Reading) -> tuple[int, np.ndarray]:
+def _shingled(item: Item | Fetched, reading: Reading) -> tuple[int, np.ndarray, Origin | None]:
     doc = _document(item, reading)
     canonical = canonicalize(doc.text, reading.profile)
     hashes = shingle_hashes(canonical.hashes, reading.k)
@@ -85,7 +91,7 @@ def _shingled(item: Item | Fetched, reading: Reading) -> tuple[int, np.ndarray]:
             item.source,
             f"{item.source}: has {words} canonical words under {name}, fewer than k={reading.k}",
         )
-    return doc.chars, hashes
+    return doc.chars, hashes, links_of(doc)
 
 
 def keys_of(sets: list[np.ndarray], minhash: MinHashSettings) -> np.ndarray:
@@ -106,18 +112,21 @@ def read_block(
     sizes = np.zeros(len(items) + 1, dtype=np.int64)
     arrays: list[np.ndarray] = []
     reasons: list[str | None] = []
+    links: list[Origin | None] = []
     for i, item in enumerate(items):
         try:
-            chars[i], hashes = _shingled(item, reading)
+            chars[i], hashes, linked = _shingled(item, reading)
         except CanonError as exc:
             reasons.append(str(exc))
+            links.append(None)
             continue
         reasons.append(None)
+        links.append(linked)
         sizes[i + 1] = len(hashes)
         arrays.append(hashes)
     hashes = np.concatenate(arrays) if arrays else np.empty(0, dtype=np.uint64)
     sources = tuple(item.source for item in items)
-    block = Block(sources, chars, np.cumsum(sizes), hashes, tuple(reasons))
+    block = Block(sources, chars, np.cumsum(sizes), hashes, tuple(reasons), tuple(links))
     if minhash is None:
         return block
     keys = np.zeros((len(items), minhash.banding[0]), dtype=np.uint64)
@@ -201,8 +210,8 @@ def read_blocks(
 
 def read_stream(
     items: Iterable[Item], reading: Reading, *, workers: int = 1
-) -> Iterator[tuple[str, int, np.ndarray] | Failure]:
-    """``(source, chars, shingle hashes)`` or a Failure for each item, in order; items are
+) -> Iterator[Result | Failure]:
+    """``(source, chars, shingle hashes, links)`` or a Failure for each item, in order; items are
     taken from ``items`` only as workers get free (an input of one block is read here)."""
     for block in read_blocks(items, reading, workers=workers):
         yield from block.results()

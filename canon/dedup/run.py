@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..errors import OptionError
 from ..sources.collection import Failure, Item, expand
 from .local import LocalEngine
+from .origin import Named
 from .settings import MinHashSettings, Reading
 from .stages import DedupResult, Entry
 
@@ -39,6 +40,17 @@ class DedupRun:
     failures: tuple[Failure, ...]
 
 
+def _named(sources: Sequence[str], failures: list[Failure]) -> Iterator[Item]:
+    """The items the SOURCE arguments name, each with its argument's number (from 1), read
+    lazily: texts stream through the engine; what cannot be listed goes to ``failures``."""
+    for number, source in enumerate(sources, 1):
+        for found in expand([source]):
+            if isinstance(found, Failure):
+                failures.append(found)
+            elif isinstance(found, Item):  # a folder's file canon does not read is passed
+                yield Named(found.source, found.text, found.html, number)
+
+
 def dedup_corpus(
     sources: Sequence[str] = (),
     *,
@@ -52,22 +64,15 @@ def dedup_corpus(
 
     An index's documents come with their stored shingle sets, signatures and band keys (its
     profile of the reading's name, else its last); sources are read and shingled under
-    ``reading``.  ``engine`` defaults to the local
-    one.
+    ``reading``.  ``engine`` defaults to the local one.  Each cluster's representative is
+    chosen by the rules of :mod:`canon.dedup.keep`.
     """
     if not sources and index is None:
         raise OptionError("sources", "are missing: give sources to deduplicate, or an index")
     settings = settings or MinHashSettings()
     reading = reading or Reading()
     failures: list[Failure] = []
-
-    def sourced() -> Iterator[Item]:
-        for found in expand(sources):  # read lazily: texts stream through the engine
-            if isinstance(found, Failure):
-                failures.append(found)
-            elif isinstance(found, Item):  # a folder's file canon does not read is passed
-                yield found
-
+    named = _named(sources, failures)
     engine = engine or LocalEngine()
     stored: IndexDocuments | None = None
     if index is not None:
@@ -75,9 +80,9 @@ def dedup_corpus(
 
         stored = IndexDocuments.choose(Path(index), reading.profile.name)
     if isinstance(engine, LocalEngine):
-        result, failed = engine.run(sourced(), settings, reading, on_stage, index=stored)
+        result, failed = engine.run(named, settings, reading, on_stage, index=stored)
     else:
-        inputs: Iterable[Item | Entry] = chain(stored.entries() if stored else (), sourced())
+        inputs: Iterable[Item | Entry] = chain(stored.entries() if stored else (), named)
         result, failed = engine.run(inputs, settings, reading, on_stage)
     on_stage("")
     return DedupRun(result, tuple(failures + failed))

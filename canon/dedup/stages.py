@@ -2,13 +2,14 @@
 
 Every reported pair is verified by exact Jaccard on the shingle-hash sets, so the output has
 no false positives; LSH only decides which pairs are worth verifying.  Clusters are the
-connected components of the verified pairs (union-find).
+connected components of the verified pairs (union-find); each keeps one member, chosen by the
+rules of :mod:`canon.dedup.keep`.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,8 @@ import numpy as np
 
 from ..fingerprints.measures import exact_jaccard
 from ..sources.collection import Failure, Item
+from .keep import keep
+from .origin import Origin, argument_of
 from .reading import read_stream
 from .settings import Reading
 from .unionfind import UnionFind
@@ -35,26 +38,41 @@ __all__ = [
 
 @dataclass(frozen=True, eq=False)
 class Entry:
-    """A document to deduplicate: its source, sorted distinct shingle hashes and length."""
+    """A document to deduplicate: its source, sorted distinct shingle hashes, length and
+    origin (what choosing the member of a cluster to keep reads)."""
 
     source: str
     hashes: np.ndarray
     chars: int = 0
+    origin: Origin = field(default_factory=Origin)
 
 
 @dataclass(frozen=True)
 class Cluster:
-    """Documents joined by verified pairs; the longest text is the ``representative``."""
+    """Documents joined by verified pairs (``members`` in reading order), and the one to keep,
+    the ``representative``: ``chosen_by`` names the rule that chose it
+    (:data:`~canon.dedup.keep.RULES`).  ``jaccard`` holds each member's exact Jaccard with
+    the representative, in the order of ``members``."""
 
     members: tuple[str, ...]
     representative: str
+    chosen_by: str
     pairs: tuple[tuple[str, str, float], ...]
+    jaccard: tuple[float, ...]
+
+    @property
+    def to_remove(self) -> tuple[str, ...]:
+        """The members but the representative: to remove, or redirect to it."""
+        kept = self.members.index(self.representative)
+        return self.members[:kept] + self.members[kept + 1 :]
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "size": len(self.members),
             "representative": self.representative,
+            "chosen_by": self.chosen_by,
             "members": list(self.members),
+            "jaccard": [round(j, 6) for j in self.jaccard],
             "pairs": [[a, b, round(j, 6)] for a, b, j in self.pairs],
         }
 
@@ -74,11 +92,17 @@ class DedupResult:
     def in_clusters(self) -> int:
         return sum(len(c.members) for c in self.clusters)
 
+    @property
+    def to_remove(self) -> int:
+        """Documents in clusters but their representatives."""
+        return self.in_clusters - len(self.clusters)
+
     def summary(self) -> dict[str, Any]:
         return {
             "documents": self.documents,
             "clusters": len(self.clusters),
             "documents_in_clusters": self.in_clusters,
+            "documents_to_remove": self.to_remove,
             "candidate_pairs": self.candidate_pairs,
             "verified_pairs": self.verified_pairs,
             "bands": self.bands,
@@ -120,9 +144,12 @@ def verify(
 
 
 def clusters(
-    entries: Sequence[tuple[str, int]], verified: list[tuple[int, int, float]]
+    entries: Sequence[tuple[str, Origin]],
+    verified: list[tuple[int, int, float]],
+    sets: Callable[[int], np.ndarray],
 ) -> list[Cluster]:
-    """Connected components of the verified pairs; ``entries`` are ``(source, chars)``."""
+    """Connected components of the verified pairs, each with its member to keep; ``entries``
+    are ``(source, origin)`` and ``sets(i)`` the shingle set of document ``i``."""
     forest = UnionFind(len(entries))
     for a, b, _ in verified:
         forest.union(a, b)
@@ -135,10 +162,11 @@ def clusters(
     found = []
     for root in sorted(members):
         group = sorted(members[root])
-        # The longest text stands for the cluster; among equals, the earliest.
-        representative = min(group, key=lambda i: (-entries[i][1], i))
+        kept = keep(group, entries, sets)
         sources = tuple(entries[i][0] for i in group)
-        found.append(Cluster(sources, entries[representative][0], tuple(pairs[root])))
+        found.append(
+            Cluster(sources, sources[kept.index], kept.chosen_by, tuple(pairs[root]), kept.jaccard)
+        )
     return found
 
 
@@ -149,25 +177,26 @@ def iter_entries(
     canonicalized (in ``workers`` processes, a block at a time, taken from ``inputs`` only as
     they are needed), entries pass through, and an item that cannot be read becomes a
     Failure."""
-    order: deque[Entry | None] = deque()  # inputs taken and not given back; None: an item
+    order: deque[Entry | int] = deque()  # inputs taken and not given back; an item's argument
 
     def items() -> Iterator[Item]:
         for x in inputs:
-            order.append(x if isinstance(x, Entry) else None)
+            order.append(x if isinstance(x, Entry) else argument_of(x))
             if not isinstance(x, Entry):
                 yield x
 
     for result in read_stream(items(), reading, workers=workers):
-        while (entry := order.popleft()) is not None:
-            yield entry
+        while isinstance(taken := order.popleft(), Entry):
+            yield taken
         if isinstance(result, Failure):
             yield result
         else:
-            source, chars, hashes = result
-            yield Entry(source, hashes, chars)
+            source, chars, hashes, links = result
+            moved, canonical = (links.moved_to, links.canonical) if links else (None, None)
+            yield Entry(source, hashes, chars, Origin(taken, moved, canonical))
     while order:
         entry = order.popleft()
-        assert entry is not None  # only entries are left
+        assert isinstance(entry, Entry)  # only entries are left
         yield entry
 
 

@@ -18,6 +18,7 @@ from typing import BinaryIO
 
 from ..errors import ExtractionError, InputError
 from ..records import record_dict
+from .canonical_link import canonical_link
 from .extract import decode, decode_html, extract_html
 from .fetch import FetchOptions, fetch, is_url
 from .limits import ReadLimits
@@ -42,7 +43,9 @@ class Document:
     ``whole-page`` (all its visible text).  For a URL, ``final_url`` is where redirects ended
     and ``fetched`` the response's date (``cached`` tells whether it came from the cache).
     ``unseen`` holds the words an HTML page or a .docx holds where no reader sees them
-    (hidden elements or runs), left out of ``text``.
+    (hidden elements or runs), left out of ``text``.  ``canonical`` is the address an HTML
+    page's ``<link rel="canonical">`` names (absolute; a page read from a file has no URL to
+    resolve a relative one against).
     """
 
     source: str
@@ -55,6 +58,7 @@ class Document:
     fetched: str | None = None
     cached: bool = False
     unseen: tuple[str, ...] = ()
+    canonical: str | None = None
 
     @property
     def chars(self) -> int:
@@ -71,12 +75,27 @@ def _looks_like_html(data: bytes) -> bool:
 
 
 def _from_html(
-    data: bytes, source: str, charset: str | None, whole_page: bool, limits: ReadLimits
+    data: bytes,
+    source: str,
+    charset: str | None,
+    whole_page: bool,
+    limits: ReadLimits,
+    url: str | None = None,
 ) -> Document:
+    """The page's Document; ``url`` is where it was found (its canonical link is resolved
+    against it)."""
     html, encoding = decode_html(data, source, charset)
     page = extract_html(html, source, whole_page=whole_page, limits=limits)
+    canonical = canonical_link(html, url)
     return Document(
-        source, page.text, page.title, page.method, encoding, page.language, unseen=page.unseen
+        source,
+        page.text,
+        page.title,
+        page.method,
+        encoding,
+        page.language,
+        unseen=page.unseen,
+        canonical=canonical,
     )
 
 
@@ -97,7 +116,7 @@ def page_document(
         text, encoding = decode(page.body, url, page.charset)
         doc = Document(url, text, encoding=encoding)
     else:
-        doc = _from_html(page.body, url, page.charset, whole_page, limits)
+        doc = _from_html(page.body, url, page.charset, whole_page, limits, page.final_url or url)
     doc = replace(doc, final_url=page.final_url, fetched=page.date, cached=page.from_cache)
     return _capped(doc, limits.max_text)
 

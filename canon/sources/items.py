@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..errors import InputError
 from ..workers import blocks
+from .canonical_link import canonical_link
 from .collection import Item
 from .documents import Document, page_document, read_source
 from .extract import extract_html
@@ -77,5 +78,14 @@ def item_document(
         return Document(item.source, item.text, method="text", encoding=None)
     if item.html is not None:
         page = extract_html(item.html, item.source, whole_page=whole_page)
-        return Document(item.source, page.text, page.title, page.method, None, page.language)
+        canonical = canonical_link(item.html, item.source if is_url(item.source) else None)
+        return Document(
+            item.source,
+            page.text,
+            page.title,
+            page.method,
+            None,
+            page.language,
+            canonical=canonical,
+        )
     return read_source(item.source, whole_page=whole_page, fetch_options=fetch_options)

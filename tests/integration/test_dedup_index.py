@@ -14,7 +14,7 @@ from command import run_cli
 from repo_paths import ROOT
 
 from canon.canonical import canonicalize
-from canon.dedup import LocalEngine, MinHashSettings, dedup
+from canon.dedup import LocalEngine, MinHashSettings, Origin, dedup
 from canon.dedup import reading as reading_module
 from canon.dedup.indexed import IndexDocuments, IndexReader
 from canon.dedup.run import dedup_corpus
@@ -85,6 +85,7 @@ class _Counted:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.signed = 0
         self.reads = 0
+        self.read: set[int] = set()  # the positions whose sets were read
         sign, read = reading_module.signatures, IndexReader.hashes
 
         def signatures(sets: list[np.ndarray], num_perm: int, seed: int) -> list[Signature]:
@@ -93,6 +94,7 @@ class _Counted:
 
         def hashes(reader: IndexReader, position: int) -> np.ndarray:
             self.reads += 1
+            self.read.add(position)
             return read(reader, position)
 
         monkeypatch.setattr(reading_module, "signatures", signatures)
@@ -126,9 +128,10 @@ def test_stored_or_recomputed_the_clusters_are_the_same(
         assert "recomputed" in note and f"num_perm {settings.num_perm}" in note
     else:
         assert counted.signed == 0 and run.result.notes == ()
-    # Sets are read only for the pairs verified, not all at once.
-    assert 0 < counted.reads <= 2 * run.result.candidate_pairs
-    assert counted.reads < len(entries)
+    # Sets are read only for the pairs verified, then once for each member of a cluster (to
+    # choose the one to keep), not all at once.
+    assert 0 < counted.reads <= 2 * run.result.candidate_pairs + run.result.in_clusters
+    assert len(counted.read) < len(entries)
 
 
 def test_the_stored_band_keys_are_the_index_banding(indexed: Path) -> None:
@@ -148,8 +151,11 @@ def test_an_index_and_sources_together(indexed: Path, tmp_path: Path, workers: i
     more = _texts(240, 1)[::7] + _texts(80, 2)
     corpus = _jsonl(tmp_path / "more.jsonl", [(f"new-{n}", t) for n, t in more])
     run = dedup_corpus([str(corpus)], index=indexed, engine=LocalEngine(workers))
-    read = [Entry(f"new-{n}", shingle_hashes(canonicalize(t, "lemma").tokens, 4), len(t))
-            for n, t in more]  # fmt: skip
+    # The sources are the run's first SOURCE argument; the index's documents come before it.
+    read = [
+        Entry(f"new-{n}", shingle_hashes(canonicalize(t, "lemma").tokens, 4), len(t), Origin(1))
+        for n, t in more
+    ]
     _same(run.result, dedup([*_stored_entries(indexed), *read]))
     assert any(
         any(m.startswith("new-") for m in c.members)

@@ -74,6 +74,8 @@ def test_the_blocker_blocks(hook: Path) -> None:
          "compare --plot needs the plot extra"),
         ("distributed", ["dedup", "--engine", "dask", ORIGINAL, REWRITE],
          "dedup --engine dask needs the dask extra"),
+        ("xlsxwriter", ["dedup", ORIGINAL, REWRITE, "--format", "xlsx", "--out", "{tmp}/d.xlsx"],
+         "dedup --format xlsx needs the audit extra"),
     ],
 )  # fmt: skip
 def test_a_command_names_the_extra_it_needs(

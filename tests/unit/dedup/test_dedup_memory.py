@@ -16,7 +16,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import canon
-from canon.dedup import Budget, Entry, LocalEngine, MinHashSettings, Reading, dedup, parse_size
+from canon.dedup import (
+    Budget,
+    Entry,
+    LocalEngine,
+    MinHashSettings,
+    Origin,
+    Reading,
+    dedup,
+    parse_size,
+)
 from canon.dedup import reading as reading_module
 from canon.dedup.linking import buckets, link
 from canon.dedup.reading import read_block
@@ -52,7 +61,7 @@ def _reference(
 
 def _reference_result(entries: list[Entry], settings: MinHashSettings) -> DedupResult:
     _, pairs, verified = _reference([e.hashes for e in entries], settings)
-    found = clusters([(e.source, e.chars) for e in entries], verified)
+    found = clusters([(e.source, e.origin) for e in entries], verified, lambda i: entries[i].hashes)
     bands, rows = settings.banding
     return DedupResult(tuple(found), len(entries), len(pairs), len(verified), bands, rows)
 
@@ -182,8 +191,10 @@ def test_dedup_equals_the_reference_on_random_families(
     _same(dedup(entries, settings_), _reference_result(entries, settings_))
 
 
-def _components(n: int, verified: list[tuple[int, int, float]]) -> set[frozenset[int]]:
-    found = clusters([(str(i), 0) for i in range(n)], verified)
+def _components(
+    sets: list[np.ndarray], verified: list[tuple[int, int, float]]
+) -> set[frozenset[int]]:
+    found = clusters([(str(i), Origin()) for i in range(len(sets))], verified, sets.__getitem__)
     return {frozenset(int(m) for m in c.members) for c in found}
 
 
@@ -202,7 +213,7 @@ def test_walked_buckets_give_the_exact_components(
         assert a < b and similarity >= threshold
         assert similarity == exact_jaccard(sets[a], sets[b])
     assert len({(a, b) for a, b, _ in linked.verified}) == len(linked.verified)
-    assert _components(len(sets), linked.verified) == _components(len(sets), verified)
+    assert _components(sets, linked.verified) == _components(sets, verified)
 
 
 @pytest.mark.slow

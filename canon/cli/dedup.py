@@ -13,8 +13,10 @@ from ..errors import Outcome
 from . import cli
 from .options import (
     fetch_options,
+    print_left_out,
     profile_options,
     profiles_from,
+    refuse_when_nothing_to_read,
     rule_changes,
     source_options,
     stage_status,
@@ -120,6 +122,11 @@ __all__ = ["dedup_command"]
     default=None,
     help="With --engine dask: partitions of the corpus (default: 2 per worker).",
 )
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Count a text with fewer words than k as a failure (exit 3), not as left out.",
+)
 @source_options
 @profile_options
 def dedup_command(
@@ -138,6 +145,7 @@ def dedup_command(
     partitions: int | None,
     memory: str,
     spill_dir: Path | None,
+    strict: bool,
     **opts: Any,
 ) -> None:
     """Find clusters of near-duplicate documents among SOURCES or in an index, and the one
@@ -158,7 +166,8 @@ def dedup_command(
     4. shortest-source: the shortest URL or path;
     5. first-read: the first one read.
 
-    A summary goes to standard error: clusters, documents in them, documents to remove.
+    A summary goes to standard error: clusters, documents in them, documents to remove, and
+    what was left out (a folder's files of other types, texts with fewer words than k).
     """
     if not sources and db is None:
         raise click.UsageError("give SOURCES to deduplicate, or --index DB")
@@ -166,6 +175,8 @@ def dedup_command(
     from ..dedup.outputs import jsonl_lines, output_format, write_clusters
 
     output = output_format(output, out)  # before any source is read
+    if sources and db is None:
+        refuse_when_nothing_to_read(sources)
 
     settings = MinHashSettings(threshold, num_perm, seed)
     budget = Budget(parse_size(memory), spill_dir)
@@ -186,7 +197,7 @@ def dedup_command(
     else:
         write_clusters(run.result.clusters, out, output)
     _print_summary(run)
-    if run.failures:
+    if run.failures or (strict and run.left_out):
         sys.exit(Outcome.SOME_FAILED)
 
 
@@ -219,5 +230,6 @@ def _print_summary(run: DedupRun) -> None:
     )
     for note in result.notes:
         click.echo(f"  note: {note}", err=True)
+    print_left_out(run.left_out)
     for failure in run.failures:
         click.echo(f"  failed: {failure.reason}", err=True)

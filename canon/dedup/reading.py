@@ -39,7 +39,18 @@ from ..workers import blocks, die_with_parent, in_order
 from .origin import Origin, links_of
 from .settings import MinHashSettings, Reading
 
-__all__ = ["BLOCK_ITEMS", "Block", "Result", "keys_of", "read_block", "read_blocks", "read_stream"]
+__all__ = [
+    "BLOCK_ITEMS",
+    "TOO_SHORT",
+    "Block",
+    "Result",
+    "keys_of",
+    "read_block",
+    "read_blocks",
+    "read_stream",
+]
+
+TOO_SHORT = "too-short"  # the reason of a text with fewer words than k: a LeftOut's
 
 BLOCK_ITEMS = 32  # items a worker reads per block
 AHEAD = 3  # blocks in flight per worker
@@ -116,6 +127,11 @@ def read_block(
     for i, item in enumerate(items):
         try:
             chars[i], hashes, linked = _shingled(item, reading)
+        except TextTooShort:
+            reasons.append(TOO_SHORT)  # left out, not failed: the run tells them apart (a code,
+            # not a sentence: it crosses the engines as a Failure's reason)
+            links.append(None)
+            continue
         except CanonError as exc:
             reasons.append(str(exc))
             links.append(None)

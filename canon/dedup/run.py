@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import OptionError
-from ..sources.collection import Failure, Item, expand
+from ..sources.collection import Failure, Item, LeftOut, expand
 from .local import LocalEngine
 from .origin import Named
+from .reading import TOO_SHORT
 from .settings import MinHashSettings, Reading
 from .stages import DedupResult, Entry
 
@@ -38,16 +39,22 @@ class Engine(Protocol):
 class DedupRun:
     result: DedupResult
     failures: tuple[Failure, ...]
+    left_out: tuple[LeftOut, ...] = ()
 
 
-def _named(sources: Sequence[str], failures: list[Failure]) -> Iterator[Item]:
+def _named(
+    sources: Sequence[str], failures: list[Failure], left_out: list[LeftOut]
+) -> Iterator[Item]:
     """The items the SOURCE arguments name, each with its argument's number (from 1), read
-    lazily: texts stream through the engine; what cannot be listed goes to ``failures``."""
+    lazily: texts stream through the engine; what cannot be listed goes to ``failures``, a
+    folder's file of a type canon does not read to ``left_out``."""
     for number, source in enumerate(sources, 1):
         for found in expand([source]):
             if isinstance(found, Failure):
                 failures.append(found)
-            elif isinstance(found, Item):  # a folder's file canon does not read is passed
+            elif isinstance(found, LeftOut):
+                left_out.append(found)
+            else:
                 yield Named(found.source, found.text, found.html, number)
 
 
@@ -72,7 +79,8 @@ def dedup_corpus(
     settings = settings or MinHashSettings()
     reading = reading or Reading()
     failures: list[Failure] = []
-    named = _named(sources, failures)
+    left_out: list[LeftOut] = []
+    named = _named(sources, failures, left_out)
     engine = engine or LocalEngine()
     stored: IndexDocuments | None = None
     if index is not None:
@@ -85,4 +93,6 @@ def dedup_corpus(
         inputs: Iterable[Item | Entry] = chain(stored.entries() if stored else (), named)
         result, failed = engine.run(inputs, settings, reading, on_stage)
     on_stage("")
-    return DedupRun(result, tuple(failures + failed))
+    short = [LeftOut(f.source, TOO_SHORT) for f in failed if f.reason == TOO_SHORT]
+    failed = [f for f in failed if f.reason != TOO_SHORT]
+    return DedupRun(result, tuple(failures + failed), tuple(left_out + short))

@@ -124,8 +124,8 @@ def test_sources_that_fail_are_reported_and_the_rest_still_run(
     sources = [str(corpus), str(missing), f"@{tmp_path / 'no-list.txt'}", str(tiny)]
     run = dedup_corpus(sources)
     failed = {f.source: f.reason for f in run.failures}
-    assert set(failed) == {str(missing), f"@{tmp_path / 'no-list.txt'}", str(tiny)}
-    assert "fewer than k=4" in failed[str(tiny)]
+    assert set(failed) == {str(missing), f"@{tmp_path / 'no-list.txt'}"}
+    assert [(e.source, e.reason) for e in run.left_out] == [(str(tiny), "too-short")]
     _same(run.result, dedup_corpus([str(corpus)]).result)
 
 
@@ -194,3 +194,30 @@ def test_dedup_takes_a_number_or_whole_settings() -> None:
     _same(dedup(entries, 0.5, num_perm=64, seed=3), dedup(entries, MinHashSettings(0.5, 64, 3)))
     with pytest.raises(canon.OptionError):
         dedup(entries, 2.0)
+
+
+def test_short_texts_and_other_files_are_left_out_not_failed(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from canon.cli import cli
+    from canon.sources.collection import LeftOut
+
+    story = "Чай кажется самым простым из напитков, но заварить его хорошо умеют немногие."
+    (tmp_path / "a.txt").write_text(story, "utf-8")
+    (tmp_path / "b.txt").write_text(story + " Так говорят.", "utf-8")
+    (tmp_path / "title.txt").write_text("Заголовок", "utf-8")
+    (tmp_path / "feed.xml").write_text("<rss/>", "utf-8")
+    run = dedup_corpus([str(tmp_path)], reading=Reading(k=4))
+    assert run.failures == ()
+    assert set(run.left_out) == {LeftOut(str(tmp_path / "feed.xml"), "unsupported-type"),
+                                 LeftOut(str(tmp_path / "title.txt"), "too-short")}  # fmt: skip
+    assert run.result.summary()["documents"] == 2
+    said = CliRunner().invoke(cli, ["dedup", str(tmp_path)])
+    assert said.exit_code == 0 and "left out: 1 not a text, HTML or .docx file; 1 fewer" in (
+        said.stderr
+    )
+    assert CliRunner().invoke(cli, ["dedup", str(tmp_path), "--strict"]).exit_code == 3
+    (tmp_path / "only").mkdir()
+    (tmp_path / "only" / "map.xml").write_text("<urlset/>", "utf-8")
+    refused = CliRunner().invoke(cli, ["dedup", str(tmp_path / "only")])
+    assert refused.exit_code == 2 and "only 1 files of other types (.xml)" in refused.stderr

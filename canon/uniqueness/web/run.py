@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ...index.prepare import prepare_all
 from ...index.rules import profile_of
-from ...index.settings import IndexRules
+from ...index.settings import AddSettings, IndexRules
 from ...index.store import Index
 from ...index.writes import Prepared
 from ...profile import get_profile
@@ -80,7 +80,8 @@ def _web_index(
     indexed = index.use_profiles(*rules.values())
     titles = {doc.source: doc.title for _, doc in documents}
     prepared: list[Prepared] = []
-    for done in prepare_all(items_of(documents), rules):
+    # strict: a page too short to compare is a failure with its sentence, listed as failed
+    for done in prepare_all(items_of(documents), rules, AddSettings(strict=True)):
         if isinstance(done, Prepared):
             prepared.append(replace(done, title=titles.get(done.source)))
         else:

@@ -1,9 +1,10 @@
 """The crawled pages → findings: duplicates, near duplicates, containment, thin pages, shared
 titles; re-run on the stored pages with other settings, never crawling again.
 
-Compared are the indexable pages (status 200, HTML, not noindex, not canonicalized to another
-URL; all pages with a main text with ``include_nonindexable``), by their main texts' shingles
-under the lemma profile, as stored in the audit's index:
+Compared are the indexable pages with a main text (status 200, HTML, not noindex, not
+canonicalized to another URL: :mod:`.indexability`; all pages with a main text with
+``include_nonindexable``), by their main texts' shingles under the lemma profile, as stored in
+the audit's index:
 
 - *exact duplicates*: the same canonical word sequence (the first page found stands for them);
 - *near-duplicate clusters*: MinHash + LSH candidates at the threshold, each pair verified by
@@ -23,12 +24,14 @@ from itertools import combinations
 from typing import Any
 
 from ..dedup import Entry, MinHashSettings, dedup
+from ..index.rules import IndexedProfile
 from ..index.store import Index
+from .indexability import indexability
 from .overlap import Overlap, overlaps
 from .settings import Analysis
 from .state import PageRow
 
-__all__ = ["COLUMNS", "AuditCluster", "Findings", "PageFinding", "analyse"]
+__all__ = ["COLUMNS", "AuditCluster", "Findings", "PageFinding", "analyse", "compared_profile"]
 
 
 @dataclass(frozen=True)
@@ -37,9 +40,11 @@ class PageFinding:
 
     url: str
     status: int
-    indexable: bool
+    indexable: bool  # what search engines are told: not noindex, not elsewhere, a 200
+    not_indexable_reason: str  # why not (:data:`~.indexability.REASONS`), else ""
     canonical: str | None
     title: str | None
+    text: str  # the page's main text (:data:`~.indexability.TEXTS`), "" unless a 200
     words: int
     closest_url: str | None
     closest_similarity: float | None
@@ -49,7 +54,6 @@ class PageFinding:
     containment_max: float | None
     contained_in: str | None  # the page holding most of this one, among the not near duplicates
     contained_share: float | None
-    reason: str
     h1: str | None
     description: str | None
     page_words: int
@@ -60,13 +64,21 @@ class PageFinding:
     redirects: tuple[tuple[str, int], ...]
     error: str | None
 
+    @property
+    def failed(self) -> bool:
+        """No answer, an error status (4xx, 5xx), or a page that could not be read."""
+        unanswered = self.not_indexable_reason == "error"
+        return unanswered or self.status >= 400 or self.text == "unreadable"
+
 
 COLUMNS = (
     "url",
     "status",
     "indexable",
+    "not_indexable_reason",
     "canonical",
     "title",
+    "text",
     "words",
     "closest_url",
     "closest_similarity",
@@ -80,7 +92,8 @@ COLUMNS = (
 @dataclass(frozen=True)
 class AuditCluster:
     """Near-duplicate pages joined by verified pairs ``(a, b, jaccard)``; ``representative`` is
-    the page with the longest main text."""
+    the page to keep, chosen by the rules of :mod:`canon.dedup.keep` (the least boilerplate,
+    then the shortest URL)."""
 
     number: int
     members: tuple[str, ...]
@@ -142,16 +155,18 @@ class Findings:
             "same_h1": len(self.same_h1),
             "same_descriptions": len(self.same_descriptions),
             "not_indexable": sum(1 for p in pages if p.status and not p.indexable),
-            "errors": sum(1 for p in pages if p.reason == "error" or p.status >= 400),
-            "blocked": sum(1 for p in pages if p.reason == "blocked"),
+            "no_text": sum(1 for p in pages if p.text == "no-text"),
+            "errors": sum(1 for p in pages if p.failed),
+            "blocked": sum(1 for p in pages if p.not_indexable_reason == "blocked"),
             "threshold": self.settings.threshold,
         }
 
 
 def _counted(row: PageRow, settings: Analysis) -> bool:
-    if row.status != 200 or row.content_type not in ("text/html", "application/xhtml+xml"):
+    """Whether the page is compared: a main text, on an indexable page unless all are."""
+    if row.status != 200 or indexability(row).text != "main":
         return False
-    return row.indexable or (settings.include_nonindexable and row.main_words > 0)
+    return settings.include_nonindexable or indexability(row).indexable
 
 
 def _same(rows: Sequence[PageRow], field: str) -> dict[str, tuple[str, ...]]:
@@ -171,9 +186,15 @@ def _exact(rows: Sequence[PageRow]) -> dict[str, list[str]]:
     return {key: urls for key, urls in groups.items() if len(urls) > 1}
 
 
-def _shingles(index: Index, profile: str, wanted: set[str]) -> list[Entry]:
+def compared_profile(index: Index, name: str) -> IndexedProfile | None:
+    """The profile of ``index`` the pages are compared under: the one named ``name``, else the
+    last one built (None: the index has none)."""
     built = index.profiles()
-    chosen = next((p for p in built if p.name == profile), built[-1]) if built else None
+    return next((p for p in built if p.name == name), built[-1]) if built else None
+
+
+def _shingles(index: Index, profile: str, wanted: set[str]) -> list[Entry]:
+    chosen = compared_profile(index, profile)
     if chosen is None:
         return []
     return [Entry(s, h, c) for s, c, h in index.shingle_sets(chosen) if s in wanted]
@@ -224,12 +245,15 @@ def _page(row: PageRow, found: _Found, position: int | None, **looked_up: Any) -
     closest, similarity, container, containment, share = _measures(
         found.entries, found.overlap, position
     )
+    judged = indexability(row)
     return PageFinding(
         url=row.url,
         status=row.status,
-        indexable=row.indexable,
+        indexable=judged.indexable,
+        not_indexable_reason=judged.reason,
         canonical=row.canonical,
         title=row.title,
+        text=judged.text,
         words=row.main_words,
         closest_url=closest,
         closest_similarity=similarity,
@@ -237,7 +261,6 @@ def _page(row: PageRow, found: _Found, position: int | None, **looked_up: Any) -
         containment_max=containment,
         contained_in=container,
         contained_share=share,
-        reason=row.reason,
         h1=row.h1,
         description=row.description,
         page_words=row.page_words,

@@ -1,4 +1,5 @@
-"""An audit's findings → one self-contained HTML report, from the web's Jinja templates.
+"""An audit's findings (and its changes since the last audit) → one self-contained HTML report,
+from the web's Jinja templates.
 
 The page (``audit.html``) is rendered standalone, as every canon report
 (:mod:`canon.report.html`): CSS
@@ -21,6 +22,7 @@ from ..profile import get_profile
 from ..report.html import render
 from ..report.model import Run, runs_of
 from .analysis import COLUMNS, AuditCluster, Findings
+from .changes import Changes
 
 __all__ = ["ClusterView", "Difference", "audit_html", "difference_runs"]
 
@@ -75,10 +77,15 @@ def _cluster_view(cluster: AuditCluster, texts: Mapping[str, str]) -> ClusterVie
     return ClusterView(cluster, tuple(differences), max(0, len(others) - SHOWN_MEMBERS))
 
 
-def audit_html(findings: Findings, texts: Mapping[str, str], context: Mapping[str, Any]) -> str:
-    """The report: summary, the pages table (sortable), each finding, each cluster's
-    differences.  ``texts`` are the main texts by URL; ``context`` names the audit (its
-    starts, when it ran)."""
+def audit_html(
+    findings: Findings,
+    texts: Mapping[str, str],
+    context: Mapping[str, Any],
+    changes: Changes | None = None,
+) -> str:
+    """The report: summary, the changes since the last audit (when there was one), the pages
+    table (sortable), each finding, each cluster's differences.  ``texts`` are the main texts
+    by URL; ``context`` names the audit (its starts, when it ran)."""
     clusters = [_cluster_view(c, texts) for c in findings.clusters[:SHOWN_CLUSTERS]]
     return render(
         "audit.html",
@@ -88,4 +95,5 @@ def audit_html(findings: Findings, texts: Mapping[str, str], context: Mapping[st
         clusters=clusters,
         hidden_clusters=max(0, len(findings.clusters) - SHOWN_CLUSTERS),
         audit=dict(context),
+        changes=changes,
     )

@@ -1,12 +1,16 @@
-"""Findings → the files of an audit: ``pages.csv``, ``clusters.jsonl``, ``pages.xlsx``.
+"""Findings → the files of an audit: ``pages.csv``, ``clusters.jsonl``, ``pages.xlsx``, and
+``changes.csv`` when the audit has a last one to be compared with.
 
 ``pages.csv`` has one row per URL with the columns of :data:`~.analysis.COLUMNS`, in that
 order; a cell a spreadsheet would take for a formula (``=``, ``+``, ``-``, ``@``, a tab or a
-carriage return first) is prefixed with ``'``.  ``clusters.jsonl`` has one near-duplicate
+carriage return first) is prefixed with ``'``; so is ``changes.csv``, one row per change of a
+URL (:data:`~.changes.CHANGE_COLUMNS`).  ``clusters.jsonl`` has one near-duplicate
 cluster a line; ``pages.xlsx`` (XlsxWriter) the same pages and clusters and one sheet per
 finding: exact duplicates, thin pages, contained pages, shared titles, H1s and descriptions,
-pages that are not indexable, text written as strings, never as formulas.  Each file is
-written to a temporary name and renamed, so a reader never sees half of one.
+pages that are not indexable (and why), pages that answered without a main text (and what they
+are), and the changes since the last audit when there was one, text written as strings, never
+as formulas.  Each file is written to a temporary name and renamed, so a reader never sees half
+of one.
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ from typing import IO, Any
 
 from ..errors import OutputError
 from .analysis import COLUMNS, Findings, PageFinding
+from .changes import CHANGE_COLUMNS, Changes
 
-__all__ = ["SHEETS", "inert", "write_clusters", "write_csv", "write_xlsx"]
+__all__ = ["SHEETS", "inert", "write_changes", "write_clusters", "write_csv", "write_xlsx"]
 
 
 @contextmanager
@@ -76,10 +81,22 @@ def write_csv(path: Path, findings: Findings) -> None:
             writer.writerow([inert(v) for v in page_values(page)])
 
 
+def write_changes(path: Path, changes: Changes) -> None:
+    with _replacing(path) as out:
+        writer = csv.writer(out)
+        writer.writerow(CHANGE_COLUMNS)
+        for change in changes.changes:
+            writer.writerow([inert(_cell(v)) for v in change.values()])
+
+
 def write_clusters(path: Path, findings: Findings) -> None:
     with _replacing(path) as out:
         for cluster in findings.clusters:
             out.write(json.dumps(cluster.to_dict(), ensure_ascii=False) + "\n")
+
+
+def _cells(*values: Any) -> list[Any]:
+    return [_cell(v) for v in values]
 
 
 def _groups(groups: dict[str, tuple[str, ...]]) -> list[list[Any]]:
@@ -118,11 +135,20 @@ SHEETS: tuple[Sheet, ...] = (
     ("Same descriptions", ("description", "pages", "url"), lambda f: _groups(f.same_descriptions)),
     (
         "Not indexable",
-        ("url", "status", "reason", "canonical", "final_url", "error"),
+        ("url", "status", "not_indexable_reason", "canonical", "final_url", "error"),
         lambda f: [
-            [p.url, p.status, p.reason, _cell(p.canonical), _cell(p.final_url), _cell(p.error)]
+            [p.url, p.status, p.not_indexable_reason, *_cells(p.canonical, p.final_url, p.error)]
             for p in f.pages
             if not p.indexable
+        ],
+    ),
+    (
+        "No main text",
+        ("url", "status", "indexable", "text", "page_words", "error"),
+        lambda f: [
+            [p.url, p.status, _cell(p.indexable), p.text, p.page_words, _cell(p.error)]
+            for p in f.pages
+            if p.text not in ("", "main")
         ],
     ),
 )
@@ -145,20 +171,26 @@ def _write(sheet: Any, row: int, column: int, value: Any) -> None:
         sheet.write(row, column, value)
 
 
-def write_xlsx(path: Path, findings: Findings) -> None:
+def _sheet(book: Any, bold: Any, name: str, header: Sequence[str], rows: list[list[Any]]) -> None:
+    sheet = book.add_worksheet(name)
+    sheet.write_row(0, 0, header, bold)
+    for number, row in enumerate(rows, 1):
+        for column, value in enumerate(row):
+            _write(sheet, number, column, _cell(value))
+    sheet.autofilter(0, 0, max(len(rows), 1), len(header) - 1)
+    sheet.freeze_panes(1, 0)
+    sheet.set_column(0, 0, 60)
+
+
+def write_xlsx(path: Path, findings: Findings, changes: Changes | None = None) -> None:
+    """The sheets of :data:`SHEETS`, then ``Changes`` when there are ``changes`` to show."""
     import xlsxwriter
 
     with _replacing(path, "wb") as out:
         book = xlsxwriter.Workbook(out, {"strings_to_urls": False, "strings_to_formulas": False})
         bold = book.add_format({"bold": True})
         for name, header, rows_of in SHEETS:
-            sheet = book.add_worksheet(name)
-            sheet.write_row(0, 0, header, bold)
-            rows = rows_of(findings)
-            for number, row in enumerate(rows, 1):
-                for column, value in enumerate(row):
-                    _write(sheet, number, column, _cell(value))
-            sheet.autofilter(0, 0, max(len(rows), 1), len(header) - 1)
-            sheet.freeze_panes(1, 0)
-            sheet.set_column(0, 0, 60)
+            _sheet(book, bold, name, header, rows_of(findings))
+        if changes is not None:
+            _sheet(book, bold, "Changes", CHANGE_COLUMNS, [c.values() for c in changes.changes])
         book.close()

@@ -21,6 +21,7 @@ from ..profile import Profile
 from ..sources.crawl.page import ContentArea, PageFacts, page_facts
 from ..sources.extract import decode_html
 from ..sources.limits import ReadLimits
+from .indexability import noindex
 
 __all__ = ["Read", "Reading", "one_line", "read_page", "words_of"]
 
@@ -100,17 +101,11 @@ def _read(body: bytes, charset: str | None, url: str, reading: Reading) -> Read:
     )
 
 
-def noindex(value: str) -> bool:
-    """Whether robots directives (a meta tag's or an ``X-Robots-Tag``, possibly naming a
-    crawler: ``googlebot: noindex``) keep a page out of an index."""
-    directives = {d.strip() for part in value.lower().split(",") for d in part.split(":")}
-    return bool(directives & {"noindex", "none"})
-
-
 def read_fields(url: str, x_robots: str, read: Read) -> dict[str, Any]:
-    """The columns of a page's row that reading it gives, indexability included: ``reason``
-    is ``error`` (reading failed), ``noindex``, ``canonicalized`` (to another URL), ``no-text``
-    or ``""`` (indexable)."""
+    """The columns of a page's row that reading it gives: ``reason`` is what reading found
+    first, ``error`` (reading failed), ``noindex``, ``canonicalized`` (to another URL),
+    ``no-text`` or ``""``; whether the page is indexable is worked out from the row
+    (:func:`~.indexability.indexability`: a page without text is indexable)."""
     facts = read.facts
     reason = ""
     if read.failed:
@@ -129,7 +124,6 @@ def read_fields(url: str, x_robots: str, read: Read) -> dict[str, Any]:
         "description": facts.description,
         "main_words": read.main_words,
         "page_words": read.page_words,
-        "indexable": not reason,
         "reason": reason,
         "canonical_hash": read.canonical_hash,
         "error": facts.error,

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
 from ..errors import CanonError
 from ..sources.client import Fetched
+from .indexability import HTML_TYPES, indexability
 from .pages import Read, one_line, read_fields
 from .state import PageRow, Queued
 
@@ -18,12 +19,11 @@ __all__ = [
     "CrawlReport",
     "crawl_failure",
     "is_sitemap",
+    "judged",
     "one_line",
     "page_row",
     "read_row",
 ]
-
-HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,13 @@ def page_row(q: Queued, fetched: Fetched | None, **values: object) -> PageRow:
         "html": None,
     }
     fields.update(values)
-    return PageRow(**fields)  # type: ignore[arg-type]  # a value per field, of the field's type
+    row = PageRow(**fields)  # type: ignore[arg-type]  # a value per field, of the field's type
+    return judged(row)
+
+
+def judged(row: PageRow) -> PageRow:
+    """``row`` with ``indexable`` as its facts say (:func:`~.indexability.indexability`)."""
+    return replace(row, indexable=indexability(row).indexable)
 
 
 def read_row(q: Queued, fetched: Fetched, read: Read) -> PageRow:

@@ -16,7 +16,7 @@ from ..index.rules import profile_of
 from ..index.store import Index
 from ..sources.crawl.page import ContentArea
 from .pages import Read, Reading, read_fields, read_page
-from .records import crawl_failure
+from .records import crawl_failure, judged
 from .state import PageRow, State
 
 __all__ = ["area_of", "reread"]
@@ -73,7 +73,7 @@ def reread(index: Index, state: State, area: ContentArea, executor: Executor) ->
         )
         rows, docs, gone = [], [], []
         for row, read in zip(batch, _each(reads)):
-            rows.append(replace(row, **read_fields(row.url, row.x_robots, read)))
+            rows.append(judged(replace(row, **read_fields(row.url, row.x_robots, read))))
             if read.document is not None:
                 docs.append(read.document)
             else:

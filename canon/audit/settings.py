@@ -78,7 +78,8 @@ class Analysis:
     (lemma shingles, MinHash + LSH, each pair verified exactly), a page ``contained`` in
     another when that much of its shingles are there, ``thin`` under ``min_words`` words of
     main text; pages that are not indexable (noindex, canonicalized elsewhere) left out unless
-    ``include_nonindexable``."""
+    ``include_nonindexable``.  Against the last audit of the same folder, a page's text has
+    changed when the Jaccard of its shingles then and now is below ``changed_below``."""
 
     threshold: float = 0.9
     containment: float = 0.8
@@ -86,9 +87,10 @@ class Analysis:
     include_nonindexable: bool = False
     profile: str = "lemma"
     num_perm: int = 128
+    changed_below: float = 0.95
 
     def __post_init__(self) -> None:
-        for name in ("threshold", "containment"):
+        for name in ("threshold", "containment", "changed_below"):
             value = getattr(self, name)
             if not isinstance(value, int | float) or not 0 < value <= 1:
                 raise OptionError(name, f"must be in (0, 1], got {value}", value=value)

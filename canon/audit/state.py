@@ -9,7 +9,8 @@ of the audit's own, which the index never reads:
 - ``audit_urls``: every URL the crawl found (in order), its depth, how it was found (``start``,
   ``sitemap``, ``link``, ``redirect``) and from where, and whether it is done.
 - ``audit_pages``: what each fetched (or refused) URL gave: status, final URL and redirect
-  chain, content type, the head's facts, word counts, indexability, the canonical form's hash,
+  chain, content type, the head's facts, word counts, indexability and what the crawl found
+  against the page (``reason``), the canonical form's hash,
   and the page's HTML compressed (so the content area can be changed without crawling again).
 
 A page's rows are written after its document: a crawl killed in between fetches the page again
@@ -78,8 +79,10 @@ class Queued:
 @dataclass(frozen=True)
 class PageRow:
     """What one URL gave.  ``status`` 0: not fetched (``reason`` says why: ``blocked`` by
-    robots.txt, ``error``); ``reason`` is ``""`` for an indexable page, else why it is not
-    (``noindex``, ``canonicalized``, ``redirect``, ``status``, ``not-html``, ``no-text``)."""
+    robots.txt, ``error``); else ``reason`` is what the crawl found first (``redirect``,
+    ``status``, ``not-html``, ``error``: reading failed, ``noindex``, ``canonicalized``,
+    ``no-text``), ``""`` for a page of text with nothing against it.  ``indexable`` says only
+    what search engines are told (:mod:`.indexability`): a page without text is indexable."""
 
     url: str
     status: int

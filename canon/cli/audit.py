@@ -17,7 +17,7 @@ from . import cli
 from .options import json_option, progress_bar
 
 if TYPE_CHECKING:
-    from ..audit import AuditResult, CrawlReport, CrawlSettings
+    from ..audit import AuditResult, Changes, CrawlReport, CrawlSettings
 
 __all__ = ["audit_command"]
 
@@ -65,8 +65,8 @@ def _summary(result: AuditResult) -> list[str]:
         lines += _limits_met(c)
     lines += [
         f"pages: {s['pages']} ({s['indexable']} indexable, {s['compared']} compared, "
-        f"{s['not_indexable']} not indexable, {s['blocked']} blocked by robots.txt, "
-        f"{s['errors']} failed: 4xx, 5xx or no answer)",
+        f"{s['not_indexable']} not indexable, {s['no_text']} without main text, "
+        f"{s['blocked']} blocked by robots.txt, {s['errors']} failed: 4xx, 5xx or no answer)",
         f"exact duplicates: {s['exact_duplicates']} pages",
         f"near-duplicate clusters (Jaccard >= {s['threshold']:g}): "
         f"{s['near_duplicate_clusters']} ({s['pages_in_clusters']} pages)",
@@ -77,6 +77,17 @@ def _summary(result: AuditResult) -> list[str]:
         "written: " + ", ".join(str(p) for p in result.files),
     ]
     return lines
+
+
+def _changes_line(changes: Changes) -> str:
+    """The changes since the last audit, in one line."""
+    n = changes.counts()
+    since = f" (finished {changes.since})" if changes.since else ""
+    return (
+        f"changes since the last audit{since}: {n['new']} new, {n['gone']} gone, "
+        f"{n['status']} status changed, {n['text']} text changed, "
+        f"{n['duplicated']} newly duplicated, {n['resolved']} resolved"
+    )
 
 
 def _limits_met(c: CrawlReport) -> list[str]:
@@ -148,6 +159,8 @@ def _crawl_settings(starts: tuple[str, ...], opts: dict[str, Any]) -> CrawlSetti
               help="Pages with fewer words of main text are thin.")  # fmt: skip
 @click.option("--include-nonindexable", is_flag=True,
               help="Compare noindex and canonicalized pages too.")  # fmt: skip
+@click.option("--changed-below", type=float, default=0.95, show_default=True,
+              help="Jaccard to the last audit's text below which a text changed.")  # fmt: skip
 @click.option("--content-keep", multiple=True, metavar="CSS",
               help="Only these elements hold the content (repeatable).")  # fmt: skip
 @click.option("--content-drop", multiple=True, metavar="CSS",
@@ -188,7 +201,10 @@ def audit_command(starts: tuple[str, ...], as_json: bool, **opts: Any) -> None:
 
     Writes DIR/audit.db (a canon index: `canon check --index` and `canon dedup --index` work
     on it), pages.csv, clusters.jsonl, pages.xlsx and report.html.  Run it again on the same
-    DIR to resume a stopped crawl; --reanalyze DIR to change the analysis without crawling."""
+    DIR to resume a stopped crawl; once an audit has finished there, running it again makes a
+    new audit, keeps the last one in DIR/previous and writes changes.csv: the pages new, gone,
+    answering otherwise, with another text, newly duplicated and no longer duplicated.
+    --reanalyze DIR changes the analysis without crawling."""
     from ..audit import Analysis, audit_site, reanalyze
     from ..sources.crawl.page import ContentArea
 
@@ -197,6 +213,7 @@ def audit_command(starts: tuple[str, ...], as_json: bool, **opts: Any) -> None:
         containment=opts["containment"],
         min_words=opts["min_words"],
         include_nonindexable=opts["include_nonindexable"],
+        changed_below=opts["changed_below"],
     )
     if opts["reanalyze"] is not None:
         if starts or opts["out"]:
@@ -210,8 +227,12 @@ def audit_command(starts: tuple[str, ...], as_json: bool, **opts: Any) -> None:
         settings = _crawl_settings(starts, opts)
         with progress_bar("crawling", "pages") as update:
             result = audit_site(settings, opts["out"], analysis, update)
+    summary = result.findings.summary()
+    if result.changes is not None:
+        summary["changes"] = result.changes.summary()
+        click.echo(_changes_line(result.changes), err=True)
     if as_json:
-        payload = {"summary": result.findings.summary(), "files": [str(p) for p in result.files]}
+        payload = {"summary": summary, "files": [str(p) for p in result.files]}
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
     else:
         for line in _summary(result):

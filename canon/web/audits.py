@@ -8,7 +8,9 @@ with the error's message), and who started it (``owner``; None on a server witho
 where everyone sees every audit; else each user sees their own).  At most a server's
 ``audits_at_once`` run at once, and at most a user's own quota of them; the pages read the files.
 An audit whose process ended without a word (killed, or the server stopped) is marked
-interrupted, and can be resumed in its folder: the pages done are kept.
+interrupted, and can be resumed in its folder: the pages done are kept.  An audit that is done
+can be made again in its folder: the done one is kept as the baseline, and the status of the
+new one holds the changes since it (:mod:`canon.audit.changes`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..audit import COLUMNS, Analysis, CrawlProgress, CrawlSettings, audit_site
+from ..audit import COLUMNS, Analysis, Changes, CrawlProgress, CrawlSettings, audit_site
 from ..audit.outputs import page_values
 from ..audit.run import OUTPUTS
 from ..errors import CanonError
@@ -33,13 +35,16 @@ from ..sources.fetch import FetchOptions
 from .service import N_, FieldError, field_error, url_of
 
 __all__ = [
+    "CHANGE_LABELS",
     "MAX_PAGES",
     "OUTPUTS",
     "SUMMARY_LABELS",
     "AuditRequest",
     "Starter",
+    "audit_again",
     "audit_folder",
     "audits",
+    "repeatable",
     "resumable",
     "resume_audit",
     "start_audit",
@@ -68,11 +73,21 @@ SUMMARY_LABELS = {
     "same_h1": N_("H1s on several pages"),
     "same_descriptions": N_("descriptions on several pages"),
     "not_indexable": N_("not indexable"),
+    "no_text": N_("pages without main text"),
     "errors": N_("errors (4xx, 5xx, no answer)"),
     "blocked": N_("blocked by robots.txt"),
     "threshold": N_("threshold"),
 }
 STATES = (N_("running"), N_("done"), N_("failed"))
+# How a page names each kind of change since the last audit.
+CHANGE_LABELS = {
+    "new": N_("new page"),
+    "gone": N_("page gone"),
+    "status": N_("status changed"),
+    "text": N_("text changed"),
+    "duplicated": N_("newly duplicated"),
+    "resolved": N_("no longer duplicated"),
+}
 
 
 @dataclass(frozen=True)
@@ -131,21 +146,30 @@ def _run(folder: str, request: AuditRequest, allow_private: bool, owner: str | N
 
     try:
         crawl, analysis = request.settings(allow_private)
-        findings = audit_site(crawl, Path(folder), analysis, progress).findings
+        result = audit_site(crawl, Path(folder), analysis, progress)
     except (CanonError, FieldError) as exc:
         _write(path, {**base, "state": "failed", "error": str(getattr(exc, "message", exc))})
         return
     except Exception:
         _write(path, {**base, "state": "failed", "error": "the audit stopped on an error"})
         raise
+    findings = result.findings
     clusters = [
         {"number": c.number, "representative": c.representative, "members": list(c.members),
          "exact": c.exact}
         for c in findings.clusters
     ]  # fmt: skip
     pages = [page_values(p) for p in findings.pages]
-    done = {"summary": findings.summary(), "clusters": clusters, "columns": list(COLUMNS)}
+    done = {"summary": findings.summary(), "clusters": clusters, "columns": list(COLUMNS),
+            "changes": _changes(result.changes)}  # fmt: skip
     _write(path, {**base, "state": "done", **done, "pages": pages})
+
+
+def _changes(changes: Changes | None) -> dict[str, Any] | None:
+    """The changes since the last audit as the status file keeps them (None: there was none)."""
+    if changes is None:
+        return None
+    return {"summary": changes.summary(), "rows": [dataclasses.asdict(c) for c in changes.changes]}
 
 
 @dataclass(frozen=True)
@@ -188,6 +212,32 @@ def resume_audit(folder: Path, allow_private: bool, starter: Starter = Starter()
     request.settings(allow_private)
     _room_for(starter)
     _launch(folder, request, allow_private, status.get("owner"))
+
+
+def audit_again(folder: Path, allow_private: bool, starter: Starter = Starter()) -> None:
+    """Makes an audit that is done again, in its own folder, as it was asked: the done one is
+    kept as the baseline and the new one lists the changes since.  409 unless it is done; 503
+    or 429 as for a new one."""
+    status = status_of(folder)
+    if not repeatable(status):
+        raise FieldError(
+            "only a finished audit can be made again",
+            None,
+            409,
+            key=N_("Only a finished audit can be made again"),
+        )
+    request = AuditRequest(**status["request"])
+    request.settings(allow_private)
+    process = _running.get(folder, (None, None))[0]
+    if process is not None:
+        process.join(timeout=10)  # done: its process is ending, and is not another audit
+    _room_for(starter)
+    _launch(folder, request, allow_private, status.get("owner"))
+
+
+def repeatable(status: dict[str, Any]) -> bool:
+    """Whether an audit's status is that of an audit that is done and can be made again."""
+    return status["state"] == "done" and isinstance(status.get("request"), dict)
 
 
 def resumable(status: dict[str, Any]) -> bool:

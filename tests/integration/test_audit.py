@@ -19,7 +19,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from audit_site import serve
+from audit_site import Page, paragraphs, sentences, serve
 from click.testing import CliRunner
 from repo_paths import ROOT
 
@@ -97,10 +97,22 @@ def test_statuses_and_indexability(audited) -> None:
     assert rows[u("/missing")]["status"] == "404"
     assert rows[u("/old-page")]["status"] == "301"
     assert rows[u("/new-page")]["status"] == "200"
-    for path in ("/search", "/tag/news", "/catalog/product-1-red", "/old-page", "/missing"):
+    why = {
+        "/search": "noindex",
+        "/tag/news": "noindex",
+        "/catalog/product-1-red": "canonicalized",
+        "/old-page": "redirect",
+        "/missing": "status",
+        "/private/secret": "blocked",
+    }
+    for path, reason in why.items():
         assert rows[u(path)]["indexable"] == "false", path
+        assert rows[u(path)]["not_indexable_reason"] == reason, path
     assert rows[u("/catalog/product-1-red")]["canonical"] == u("/catalog/product-1")
     assert rows[u("/about")]["indexable"] == "true"
+    assert (rows[u("/about")]["not_indexable_reason"], rows[u("/about")]["text"]) == ("", "main")
+    assert rows[u("/search")]["text"] == "main"  # what it says is apart from its text
+    assert rows[u("/missing")]["text"] == ""
     with State(out / "audit.db", readonly=True) as state:
         by_url = {p.url: p for p in state.pages()}
     assert by_url[u("/old-page")].chain == [(u("/old-page"), 301), (u("/moved"), 302)]
@@ -221,8 +233,8 @@ def test_outputs_have_their_columns_and_sheets(audited) -> None:
     _, out, _ = audited
     header = (out / "pages.csv").read_text("utf-8").splitlines()[0]
     assert header == (
-        "url,status,indexable,canonical,title,words,closest_url,closest_similarity,"
-        "near_duplicates,exact_duplicate_of,cluster,containment_max"
+        "url,status,indexable,not_indexable_reason,canonical,title,text,words,closest_url,"
+        "closest_similarity,near_duplicates,exact_duplicate_of,cluster,containment_max"
     )
     book = zipfile.ZipFile(out / "pages.xlsx")
     names = re.findall(r'<sheet name="([^"]+)"', book.read("xl/workbook.xml").decode())
@@ -236,6 +248,7 @@ def test_outputs_have_their_columns_and_sheets(audited) -> None:
         "Same H1",
         "Same descriptions",
         "Not indexable",
+        "No main text",
     ]
     pages = _sheet(book, "Pages")
     assert pages[0] == header.split(",")
@@ -432,3 +445,41 @@ def test_bad_starts_are_usage_errors(tmp_path: Path, args: list[str], said: str)
     code, output = _run("audit", *args, "--out", str(tmp_path))
     assert code == 2 and said in output, output
     assert "Traceback" not in output
+
+
+def test_a_page_without_main_text_is_indexable_and_said_to_have_none(tmp_path: Path) -> None:
+    """A home page of links has nothing to compare, yet search engines are told to index it:
+    ``indexable`` stays true and ``text`` says ``no-text``, in every output."""
+    site = {
+        "/": Page("Главная", [], ("/article", "/hidden")),
+        "/article": Page("Статья", paragraphs(sentences(901, 40))),
+        "/hidden": Page(
+            "Скрытая", paragraphs(sentences(902, 40)), head='<meta name="robots" content="noindex">'
+        ),
+    }
+    with serve(delay=0.0, site=site) as served:
+        code, output = _run(
+            "audit", served.url("/"), "--out", str(tmp_path), "--allow-private",
+            "--content-keep", "article > p", "--exclude", "landing|about|catalog|blog|contacts",
+        )  # fmt: skip
+    assert code == 0, output
+    rows = _rows(tmp_path)
+    home, hidden = rows[served.url("/")], rows[served.url("/hidden")]
+    assert (home["indexable"], home["not_indexable_reason"], home["text"]) == (
+        "true",
+        "",
+        "no-text",
+    )
+    assert home["words"] == "0" and home["closest_url"] == ""  # not compared
+    assert (hidden["indexable"], hidden["not_indexable_reason"]) == ("false", "noindex")
+    assert hidden["text"] == "main"
+    assert "3 indexable" not in output and "2 indexable" in output
+    assert "1 not indexable, 1 without main text" in output
+    book = zipfile.ZipFile(tmp_path / "pages.xlsx")
+    assert [r[0] for r in _sheet(book, "Not indexable")[1:]] == [served.url("/hidden")]
+    (without,) = _sheet(book, "No main text")[1:]
+    assert without[:4] == [served.url("/"), "200", "true", "no-text"]
+    assert int(without[4]) > 0 and "no main text" in without[5]  # its words are all links
+    report = (tmp_path / "report.html").read_text("utf-8")
+    assert '<h2 id="notext">Without a main text</h2>' in report
+    assert f'<td class="url">{served.url("/")}</td><td>yes</td><td>no-text</td>' in report

@@ -1,6 +1,8 @@
-"""Forms → site audits: start one (``/audit``), watch it and browse its clusters and pages
-(``/audit/<id>``), download its files (``/audit/<id>/files/<name>``).  Only on a server given
-a folder for audits (:class:`~canon.web.settings.ServerSettings` ``audits``)."""
+"""Forms → site audits: start one (``/audit``), watch it and browse its clusters, pages and
+changes since the last audit (``/audit/<id>``), resume it or make it again
+(``/audit/<id>/resume``, ``/audit/<id>/again``), download its files
+(``/audit/<id>/files/<name>``).  Only on a server given a folder for audits
+(:class:`~canon.web.settings.ServerSettings` ``audits``)."""
 
 from __future__ import annotations
 
@@ -92,6 +94,17 @@ def audit_resume(request: Request, settings: Settings, audit_id: str) -> Respons
     return redirect_to(request, "audit_view", audit_id=audit_id)
 
 
+@router.post("/audit/{audit_id}/again")
+def audit_again(request: Request, settings: Settings, audit_id: str) -> Response:
+    try:
+        folder = jobs.audit_folder(_folder(settings), audit_id, owner_of(request))
+        jobs.audit_again(folder, settings.allow_private, _starter(request, settings))
+        _record(request, audit_id)
+    except FieldError as exc:
+        return _list_page(request, settings, exc.status, error=exc)
+    return redirect_to(request, "audit_view", audit_id=audit_id)
+
+
 @router.get("/audit/{audit_id}")
 def audit_view(request: Request, settings: Settings, audit_id: str) -> Response:
     try:
@@ -103,6 +116,7 @@ def audit_view(request: Request, settings: Settings, audit_id: str) -> Response:
     return page(
         request, "audits.html", audit_id=audit_id, run=status, files=files, form=None,
         labels=jobs.SUMMARY_LABELS, resumable=jobs.resumable(status),
+        repeatable=jobs.repeatable(status), change_labels=jobs.CHANGE_LABELS,
     )  # fmt: skip
 
 

@@ -402,3 +402,57 @@ def test_an_interrupted_audit_is_resumed_from_its_page(tmp_path: Path) -> None:
         assert not (again & (kept - {"/robots.txt"})), again & kept  # done: not fetched again
         refused = client.post(where + "/resume", follow_redirects=False)
         assert refused.status_code == 409  # only an interrupted audit goes on
+
+
+def _audit_done(client: TestClient, where: str, seconds: float = 90) -> dict:
+    deadline = time.monotonic() + seconds
+    while (status := client.get(where + "/status").json())["state"] == "running":
+        assert time.monotonic() < deadline, "the audit did not end"
+        time.sleep(0.2)
+    assert status["state"] == "done", status
+    return status
+
+
+@pytest.mark.slow
+def test_a_done_audit_is_made_again_and_its_changes_shown_in_russian(tmp_path: Path) -> None:
+    from audit_site import Page, paragraphs, sentences, serve
+
+    site = {
+        "/": Page("Главная", paragraphs(sentences(1, 30)), ("/a", "/b")),
+        "/a": Page("Статья А", paragraphs(sentences(2, 30))),
+        "/b": Page("Статья Б", paragraphs(sentences(3, 30))),
+    }
+    with (
+        serve(delay=0.0, site=site) as served,
+        PageClient(create_app(audits=tmp_path, allow_private=True)) as client,
+    ):
+        started = client.post("/audit", data={"start": served.url("/"), "max_pages": "20"},
+                              follow_redirects=False)  # fmt: skip
+        assert started.status_code == 303, started.text
+        where = started.headers["location"].split("?")[0]
+        _audit_done(client, where)
+        first = client.get(where + "?lang=ru").text
+        assert "Провести аудит заново" in first and "Изменения с прошлого аудита" not in first
+        site["/"] = Page("Главная", paragraphs(sentences(1, 30)), ("/a", "/c"))
+        site["/c"] = Page("Статья В", site["/a"].text)  # a copy, under a new URL
+        del site["/b"]
+        again = client.post(where + "/again", follow_redirects=False)
+        assert again.status_code == 303, again.text
+        _audit_done(client, where)
+        refused = client.post(where + "/resume", follow_redirects=False)
+        assert refused.status_code == 409  # done: made again, never resumed
+        page = client.get(where + "?lang=ru").text
+        english = client.get(where + "?lang=en").text
+    changes = page.split('<h2 id="changes">')[1].split("<h2")[0]
+    assert changes.startswith("Изменения с прошлого аудита (4)")
+    assert "Прошлый аудит завершён" in changes
+    for header in ("изменение", "статус тогда", "статус сейчас", "сходство текста",
+                   "дубликат страницы"):  # fmt: skip
+        assert f'<th scope="col">{header}</th>' in changes, header
+    rows = re.findall(r"<tr><td>(http[^<]+)</td><td>([^<]+)</td>", changes)
+    assert sorted((url.removeprefix(served.base), kind) for url, kind in rows) == [
+        ("/a", "стала дубликатом"), ("/b", "страница пропала"), ("/c", "новая страница"),
+        ("/c", "стала дубликатом"),
+    ]  # fmt: skip
+    assert '<h2 id="changes">Changes since the last audit (4)</h2>' in english
+    assert (tmp_path / where.rsplit("/", 1)[1] / "previous" / "audit.db").is_file()

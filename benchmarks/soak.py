@@ -8,7 +8,7 @@ between, as a person works.  A third of the way in, one of the server's worker p
 killed (SIGKILL); two thirds of the way in, the server is stopped (SIGTERM) and started again
 on the same port, folders and secret, so that sessions carry over.  Everything stays on
 127.0.0.1: the server is ``canon serve`` in a process of its own, the site an HTTP server
-in another (``benchmarks.crawl``).
+in a thread of its own here.
 
 Afterwards, it checks that nothing was lost: every answer to the same draft gave the same
 uniqueness, no request got a 500, every audit is done or marked interrupted (none left
@@ -17,6 +17,7 @@ p50/p95 latency (the requests refused while the server restarts are counted apar
 
     python -m benchmarks.soak                 # 10 editors, 10 minutes
     python -m benchmarks.soak --minutes 2     # a shorter run
+    python -m benchmarks.soak --quick         # 4 editors, 1 minute: does it run
 """
 
 from __future__ import annotations
@@ -29,13 +30,15 @@ import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
 
 from ._common import CANON_BIN, REPO, argument_parser, quantile, table
-from .crawl import serve as serve_site
 
 PASSWORD = "a soak test password"
 _TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -166,6 +169,49 @@ class Editor(threading.Thread):
             time.sleep(self.random.uniform(0.5, 2.0))
 
 
+SITE_PAGES = 40
+_PARAGRAPH = (
+    "Чай заваривают водой, которая едва закипела, и настаивают от двух до пяти минут, смотря "
+    "по сорту. Страница {n} рассказывает о сорте номер {n} и о том, где его выращивают."
+)
+
+
+class _SitePage(BaseHTTPRequestHandler):
+    """A page of the site: a paragraph of its own and links to the next pages."""
+
+    def do_GET(self) -> None:
+        number = int(self.path.rsplit("/", 1)[-1]) if self.path.startswith("/p/") else -1
+        if not 0 <= number < SITE_PAGES:
+            self.send_error(404)
+            return
+        links = "".join(f'<a href="/p/{(number + step) % SITE_PAGES}">далее</a> ' for step in
+                        (1, 2, 3))  # fmt: skip
+        body = (f"<html><head><title>Сорт {number}</title></head><body><article><h1>Сорт "
+                f"{number}</h1><p>{_PARAGRAPH.format(n=number)}</p></article><nav>{links}</nav>"
+                "</body></html>").encode()  # fmt: skip
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def _site() -> Iterator[str]:
+    """The site on a free port of 127.0.0.1, served by threads of this process."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _SitePage)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def _free_port() -> int:
     import socket
 
@@ -247,16 +293,19 @@ def _lost(folder: Path, db: Path, log: Log) -> tuple[list[str], str]:
     return lost, checked
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argument_parser(__name__, __doc__)
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--editors", type=int, default=10)
-    args = parser.parse_args()
+    parser.add_argument("--quick", action="store_true", help="4 editors for 1 minute")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.minutes, args.editors = 1.0, 4
     seconds = args.minutes * 60
     with tempfile.TemporaryDirectory(prefix="canon-soak-") as name:
         folder = Path(name)
         db, users = _prepare(folder, args.editors)
-        with serve_site(40, 0.01) as (site, _, _):
+        with _site() as site:
             server = Server(folder, db, users, _free_port())
             server.start()
             log, started = Log(), time.monotonic()

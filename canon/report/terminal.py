@@ -6,6 +6,7 @@ JSON comes straight from each result's ``to_dict``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -55,16 +56,27 @@ __all__ = [
 ]
 
 
-PIPED_WIDTH = 10_000  # columns when the output is no terminal: no URL or path is cut
+PIPED_WIDTH = 10_000  # columns a table may take when the output is no terminal
+
+
+class _Console(Console):
+    """Rich's console, but a table printed to no terminal (piped or redirected) is as wide as
+    its content, so that no URL or path in it is cut; prose keeps the usual width."""
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        if self.is_terminal or not any(isinstance(o, RichTable) for o in objects):
+            super().print(*objects, **options)
+            return
+        usual = self.width
+        self.width = PIPED_WIDTH  # print's own width may only narrow the console
+        try:
+            super().print(*objects, **options)
+        finally:
+            self.width = usual
 
 
 def _console() -> Console:
-    """The terminal's width; piped or redirected, wide enough that tables cut nothing (a
-    source's full URL stays whole for the program that reads it)."""
-    console = Console(highlight=False, soft_wrap=False)
-    if not console.is_terminal:
-        console = Console(highlight=False, soft_wrap=False, width=PIPED_WIDTH)
-    return console
+    return _Console(highlight=False, soft_wrap=False)
 
 
 def _grid() -> RichTable:

@@ -45,8 +45,8 @@ from testkit import corpus
 
 SCRIPTS = (
     "checks", "codepoints", "crawl", "dedup", "extraction", "fuzz", "index", "lemmas", "quality",
-    "repairs", "sampling", "sentences", "seo_ranges", "signatures", "speed", "synonyms", "verdict",
-    "winnowing", "workers",
+    "repairs", "sampling", "sentences", "seo_ranges", "signatures", "soak", "speed", "startup",
+    "synonyms", "verdict", "winnowing", "workers",
 )  # fmt: skip
 SHARED = ("_common", "_skeletons", "data")
 TESTKIT = ("corpus", "drafts", "synonymizer", "tricks")  # shared with the tests, in testkit/

@@ -26,7 +26,6 @@ from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .._version import __version__
 from ..index.store import Index
@@ -46,6 +45,7 @@ from .handlers import (
     internal_error_handler,
     validation_error_handler,
 )
+from .hosts import KnownHosts
 from .i18n import load_catalogs
 from .middleware import BodyLimit, RetryAfter
 from .routes import api, audit, pages, signin, webcheck
@@ -125,9 +125,7 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
             max_age=round(settings.session_hours * 3600),
         )
     app.add_middleware(CrossSite, tokens=FormTokens(secret))
-    app.add_middleware(
-        TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts), www_redirect=False
-    )
+    app.add_middleware(KnownHosts, names=settings.allowed_hosts)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(RetryAfter)
     app.add_exception_handler(CrossSiteRefused, cross_site_handler)

@@ -5,7 +5,7 @@ Two checks, both before any work starts:
 - every request that may change something (``POST``, ``PUT``, ``PATCH``, ``DELETE``), to a page
   or to the JSON API, is refused when its ``Sec-Fetch-Site`` is ``cross-site`` or its
   ``Origin`` is present and not this server's own (the host and port of its ``Host``, which
-  :class:`~starlette.middleware.trustedhost.TrustedHostMiddleware` has checked).  A client
+  :class:`~canon.web.hosts.KnownHosts` has checked).  A client
   that is no browser sends neither header, and the API serves it as before;
 - a form posted to a page must carry the token its page gave (a hidden field, ``csrf_token``)
   and the same token in a cookie, signed with the server's secret (:mod:`.secret`): a double

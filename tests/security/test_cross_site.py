@@ -160,12 +160,16 @@ def test_the_json_api_refuses_other_sites_and_serves_other_clients(
         assert answer.status_code == 200, answer.text
 
 
-@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.2", "", "a b"])
+@pytest.mark.parametrize(
+    "host", ["evil.example", "evil.example:8000", "127.0.0.2", "", "a b", "[::2]:80", "1:x", "a@b"]
+)
 def test_a_foreign_host_is_a_400(app: Any, host: str) -> None:
     client = TestClient(app, base_url=BASE)
     for method, path in (("GET", "/"), ("GET", "/healthz"), ("POST", "/api/stats")):
         answer = client.request(method, path, headers={"Host": host}, json={"text": DRAFT})
         assert answer.status_code == 400, (host, path)
+        said = answer.json()  # one line naming the refused name, as every refusal
+        assert said["field"] is None and f"host name {host!r}" in said["error"]
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1:8000", "localhost", "[::1]:8000", "evil.example"])

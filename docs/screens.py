@@ -1,10 +1,13 @@
-"""The README's screenshots: the Russian check and compare pages, drawn by a real Chromium.
+"""The README's screenshots: the Russian check, compare and site audit pages, drawn by a real
+Chromium.
 
-    python docs/screens.py            # writes docs/check-ru.png and docs/compare-ru.png
+    python docs/screens.py    # writes docs/check-ru.png, docs/compare-ru.png, docs/audit-ru.png
 
 It indexes examples/original.txt in a temporary folder, serves the app with uvicorn on a free
 loopback port, checks examples/rewrite.txt against it and compares the two examples, in a
-browser whose language is Russian (Chromium at /usr/bin/chromium, driven by Playwright).
+browser whose language is Russian (Chromium at /usr/bin/chromium, driven by Playwright).  The
+audit's page is that of an audit of the tests' fixture site (tests/audit_site.py, about 60
+pages served on 127.0.0.1), started from the page and crawled for real.
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the fixture site the audit crawls
 
 import uvicorn  # noqa: E402
+from audit_site import serve  # noqa: E402
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
 import canon  # noqa: E402
@@ -30,13 +35,12 @@ EXAMPLES = ROOT / "examples"
 OUT = ROOT / "docs"
 
 
-def _serve(db: Path) -> tuple[uvicorn.Server, str]:
+def _serve(db: Path, audits: Path) -> tuple[uvicorn.Server, str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning")
-    )
+    app = create_app(db, audits=audits, allow_private=True)  # the site is on the loopback
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     threading.Thread(target=server.run, daemon=True).start()
     deadline = time.monotonic() + 30
     while not server.started and time.monotonic() < deadline:
@@ -70,6 +74,18 @@ def _compare(page: Page, url: str) -> Path:
     return path
 
 
+def _audit(page: Page, url: str, site: str) -> Path:
+    page.goto(url + "/audit")
+    page.fill("input[name=start]", site)
+    page.click("button[type=submit]")
+    page.wait_for_selector("ul.files a", timeout=180_000)  # the page reloads when done
+    page.goto(page.url.split("?")[0] + "?show=near&sort=cluster")
+    page.evaluate("document.getElementById('pages').scrollIntoView({block: 'start'})")
+    path = OUT / "audit-ru.png"
+    page.screenshot(path=str(path))
+    return path
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="canon-screens-") as folder:
         db = Path(folder) / "corpus.db"
@@ -83,14 +99,17 @@ def main() -> None:
                 canon.add_sources(index, [source.name], canon.IndexRules(profiles, k=4))
             finally:
                 os.chdir(here)
-        server, url = _serve(db)
+        audits = Path(folder) / "audits"
+        audits.mkdir()
+        server, url = _serve(db, audits)
         try:
-            with sync_playwright() as playwright:
+            with serve(delay=0.0) as site, sync_playwright() as playwright:
                 browser = playwright.chromium.launch(
                     executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
                 )
                 page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="ru-RU")
-                for path in (_check(page, url), _compare(page, url)):
+                shots = (_check(page, url), _compare(page, url), _audit(page, url, site.url("/")))
+                for path in shots:
                     print(path.relative_to(ROOT))
                 browser.close()
         finally:

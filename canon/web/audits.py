@@ -3,10 +3,11 @@
 An audit runs :func:`canon.audit.audit_site` in a process started for it (spawned, not
 forked from the server's threads), into ``<audits>/<id>/``: beside the audit's own files it
 writes ``status.json``, rewritten atomically as the crawl goes (``running``, pages done and
-known, errors) and at the end (``done`` with the summary, clusters and pages, or ``failed``
-with the error's message), and who started it (``owner``; None on a server without sign-in,
-where everyone sees every audit; else each user sees their own).  At most a server's
-``audits_at_once`` run at once, and at most a user's own quota of them; the pages read the files.
+known, errors) and at the end (``done`` with the summary, clusters, pages and the URLs of the
+thin pages, or ``failed`` with the error's message), and who started it (``owner``; None on a
+server without sign-in, where everyone sees every audit; else each user sees their own).  At
+most a server's ``audits_at_once`` run at once, and at most a user's own quota of them; the
+pages read the files.
 An audit whose process ended without a word (killed, or the server stopped) is marked
 interrupted, and can be resumed in its folder: the pages done are kept.  An audit that is done
 can be made again in its folder: the done one is kept as the baseline, and the status of the
@@ -161,6 +162,7 @@ def _run(folder: str, request: AuditRequest, allow_private: bool, owner: str | N
     ]  # fmt: skip
     pages = [page_values(p) for p in findings.pages]
     done = {"summary": findings.summary(), "clusters": clusters, "columns": list(COLUMNS),
+            "thin": [p.url for p in findings.thin],
             "changes": _changes(result.changes)}  # fmt: skip
     _write(path, {**base, "state": "done", **done, "pages": pages})
 

@@ -1,5 +1,6 @@
 """Forms → site audits: start one (``/audit``), watch it and browse its clusters, pages and
-changes since the last audit (``/audit/<id>``), resume it or make it again
+changes since the last audit (``/audit/<id>``; its pages a grid filtered, sorted and paged by
+the query, :mod:`canon.web.pagegrid`), resume it or make it again
 (``/audit/<id>/resume``, ``/audit/<id>/again``), download its files
 (``/audit/<id>/files/<name>``).  Only on a server given a folder for audits
 (:class:`~canon.web.settings.ServerSettings` ``audits``)."""
@@ -14,6 +15,8 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from ...audit import Analysis
 from .. import audits as jobs
+from ..i18n import locale_of, translations
+from ..pagegrid import SUMMARY_FILTERS, Grid, GridQuery, grid
 from ..service import N_, FieldError
 from ..settings import ServerSettings, Settings
 from ..signin import Owner, owner_of, user_of
@@ -23,6 +26,8 @@ from .render import page, redirect_to
 __all__ = ["router"]
 
 router = APIRouter(default_response_class=HTMLResponse)
+SHOWN_CLUSTERS = 20  # the clusters an audit's page lists; the pages' grid lists them all
+SHOWN_MEMBERS = 20  # the pages of a cluster it lists
 
 
 def _folder(settings: Any) -> Path:
@@ -117,7 +122,20 @@ def audit_view(request: Request, settings: Settings, audit_id: str) -> Response:
         request, "audits.html", audit_id=audit_id, run=status, files=files, form=None,
         labels=jobs.SUMMARY_LABELS, resumable=jobs.resumable(status),
         repeatable=jobs.repeatable(status), change_labels=jobs.CHANGE_LABELS,
+        grid=_grid(request, status), summary_filters=SUMMARY_FILTERS,
+        shown_clusters=SHOWN_CLUSTERS, shown_members=SHOWN_MEMBERS,
     )  # fmt: skip
+
+
+def _grid(request: Request, status: dict[str, Any]) -> Grid | None:
+    """The page of the audit's pages the request asks for (``?show=…&sort=…&dir=…&page=…``);
+    None while the audit has none to show."""
+    if status.get("state") != "done":
+        return None
+    locale = locale_of(request)
+    kept = locale if "lang" in request.query_params else None
+    query = GridQuery.of(request.query_params, kept)
+    return grid(status, query, translations(locale), locale)
 
 
 @router.get("/audit/{audit_id}/status", response_class=JSONResponse)

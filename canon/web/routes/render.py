@@ -16,6 +16,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 
 from ...report.html import environment
+from ...report.model.numbers import grouped
 from ..crosssite import FIELD, form_token
 from ..i18n import LOCALES, error_text, languages, locale_of, translations
 from ..said import said, said_parts
@@ -41,6 +42,12 @@ def _said_parts(context: Any, text: str) -> str:
 
 
 @pass_context
+def _grouped(context: Any, value: float, digits: int = 0) -> str:
+    """A figure in the page's language, as the command line groups it (``2 320``)."""
+    return grouped(value, digits, context["lang"])
+
+
+@pass_context
 def _url_for(context: Any, name: str, /, **params: Any) -> str:
     """The path of the route ``name``: links stay relative, whatever ``Host`` a request names
     (Starlette's own ``url_for`` writes absolute URLs from it)."""
@@ -56,6 +63,7 @@ def redirect_to(request: Request, name: str, **params: Any) -> RedirectResponse:
     return RedirectResponse(where + (f"?lang={lang}" if lang in LOCALES else ""), 303)
 
 
+templates.env.filters["grouped"] = _grouped
 templates.env.globals.update(
     said=_said,
     said_parts=_said_parts,

@@ -102,25 +102,43 @@ def test_the_pages_speak_russian_by_default(client: TestClient) -> None:
 def test_every_message_of_the_pages_has_its_translation() -> None:
     mapping = [("**.py", "python"), ("**/templates/**.html", "jinja2")]
     options = {"**/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
+    keywords = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
     found = {
         message
         for _, _, message, _, _ in extract_from_dir(
-            WEB, mapping, options_map=options, keywords={"_": None, "N_": None, "gettext": None}
+            WEB, mapping, options_map=options, keywords=keywords
         )
-    }
-    assert len(found) > 100
+    }  # a plural message is its two English forms
+    assert len(found) > 100 and any(isinstance(message, tuple) for message in found)
     for locale in LOCALES:
         with (LOCALE_DIR / locale / "LC_MESSAGES" / "messages.po").open("rb") as po:
-            catalog = read_po(po)
+            catalog = read_po(po, locale=locale)
         ids = {m.id for m in catalog if m.id}
         assert ids == found, (locale, found - ids, ids - found)  # none missing, none stale
         if locale != "ru":
             continue
         for message in catalog:
             if message.id:
-                assert message.string, message.id
-                keys = sorted(re.findall(r"%\((\w+)\)s", message.id))
-                assert sorted(re.findall(r"%\((\w+)\)s", message.string)) == keys, message.id
+                english = message.id if isinstance(message.id, tuple) else (message.id,)
+                forms = message.string if isinstance(message.string, tuple) else (message.string,)
+                assert len(forms) == (catalog.num_plurals if message.pluralizable else 1)
+                keys = sorted(re.findall(r"%\((\w+)\)s", english[-1]))
+                for form in forms:
+                    assert form, message.id
+                    assert sorted(re.findall(r"%\((\w+)\)s", form)) == keys, message.id
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [(1, "1 страница"), (2, "2 страницы"), (4, "4 страницы"), (5, "5 страниц"),
+     (11, "11 страниц"), (14, "14 страниц"), (21, "21 страница"), (22, "22 страницы"),
+     (111, "111 страниц"), (1001, "1001 страница")],
+)  # fmt: skip
+def test_russian_counts_take_their_plural_form(count: int, expected: str) -> None:
+    russian = translations("ru").ngettext("%(num)s page", "%(num)s pages", count)
+    assert russian % {"num": count} == expected
+    english = translations("en").ngettext("%(num)s page", "%(num)s pages", count)
+    assert english % {"num": count} == f"{count} page" + ("s" if count != 1 else "")
 
 
 def test_the_reports_stay_english(examples: Path) -> None:

@@ -25,7 +25,9 @@ from ..comparison import Table
 from ..errors import OutputError
 from ..sources.documents import Document
 from ..uniqueness.against_index import CheckResult
+from .language import catalog
 from .model import METRICS, Groups, check_view, compare_view, runs_of
+from .said import said, said_parts
 
 __all__ = [
     "CSS",
@@ -53,12 +55,22 @@ def _ngettext(context: jinja2.runtime.Context, singular: str, plural: str, n: in
     return str(context["translations"].ngettext(singular, plural, n))
 
 
+@jinja2.pass_context
+def _said(context: jinja2.runtime.Context, text: str) -> Markup:
+    return said(text, context["translations"], context["lang"])
+
+
+@jinja2.pass_context
+def _said_parts(context: jinja2.runtime.Context, text: str) -> str:
+    return said_parts(text, context["translations"])
+
+
 def environment() -> jinja2.Environment:
     """A new Jinja environment over the templates: autoescape on, undefined names an error.
 
     The templates speak through Jinja's i18n extension (``{{ _("…") }}``, English msgids);
-    the ``translations`` of a render's context say them, English unless a page passes its
-    catalog (the reports are English, as the command line is).  Pages and reports each take
+    the ``translations`` of a render's context say them, English unless a page or a report
+    passes its catalog (a report speaks the command line's language).  Pages and reports each take
     their own environment (the web adds its ``url_for`` to its globals)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
@@ -77,6 +89,8 @@ def environment() -> jinja2.Environment:
         plot=None,
         translations=gettext.NullTranslations(),
         lang="en",
+        said=_said,
+        said_parts=_said_parts,
     )
     return env
 
@@ -100,16 +114,30 @@ def highlighted(text: str, groups: Groups) -> str:
     return str(marked(runs_of(text, groups)))
 
 
-def compare_html(table: Table, docs: Sequence[Document], plot: bytes | None = None) -> str:
-    """A report of a comparison: table, plot, both texts highlighted, statistics, rules."""
+def _language(locale: str) -> dict[str, Any]:
+    """What a report's templates need to speak ``locale`` (``en``: as they are written)."""
+    translations = gettext.NullTranslations() if locale == "en" else catalog(locale)
+    return {"translations": translations, "lang": locale}
+
+
+def compare_html(
+    table: Table, docs: Sequence[Document], plot: bytes | None = None, locale: str = "en"
+) -> str:
+    """A report of a comparison: table, plot, both texts highlighted, statistics, rules; in
+    ``locale``'s language."""
     image = base64.b64encode(plot).decode("ascii") if plot else None
-    return render("compare.html", result=compare_view(table, docs), plot=image)
+    view = compare_view(table, docs)
+    return render("compare.html", result=view, plot=image, **_language(locale))
 
 
-def check_html(result: CheckResult, doc: Document, pass_mark: float | None = None) -> str:
+def check_html(
+    result: CheckResult, doc: Document, pass_mark: float | None = None, locale: str = "en"
+) -> str:
     """A report of a uniqueness check: uniqueness, sources, the draft highlighted, statistics;
-    with ``pass_mark`` (a percentage), the figure judged against it, as the web page does."""
-    return render("check.html", result=check_view(result, doc), pass_mark=pass_mark)
+    with ``pass_mark`` (a percentage), the figure judged against it, as the web page does; in
+    ``locale``'s language."""
+    view = check_view(result, doc)
+    return render("check.html", result=view, pass_mark=pass_mark, **_language(locale))
 
 
 def write_html(path: Path, page: str) -> None:

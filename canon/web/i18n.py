@@ -12,16 +12,11 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Mapping
-from functools import cache
-from io import BytesIO
-from pathlib import Path
 
 from babel.core import negotiate_locale
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import Translations
 from fastapi import Request
 
+from ..report.language import LOCALE_DIR, LOCALES, catalog
 from .service import N_, FieldError
 
 __all__ = [
@@ -36,8 +31,6 @@ __all__ = [
     "translations",
 ]
 
-LOCALE_DIR = Path(__file__).parent / "locale"
-LOCALES = ("ru", "en")
 DEFAULT_LOCALE = "ru"
 
 
@@ -120,16 +113,10 @@ SEARCH_REASONS = {
 }
 
 
-@cache
 def translations(locale: str) -> gettext.NullTranslations:
-    """The catalog of ``locale`` (one of :data:`LOCALES`), compiled in memory once."""
-    po = LOCALE_DIR / locale / "LC_MESSAGES" / "messages.po"
-    with po.open("rb") as source:
-        catalog = read_po(source, locale=locale)
-    compiled = BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return Translations(compiled)
+    """The catalog of ``locale`` (one of :data:`LOCALES`), compiled in memory once: the
+    report's own (:func:`canon.report.language.catalog`), which the reports speak too."""
+    return catalog(locale)
 
 
 def load_catalogs() -> None:

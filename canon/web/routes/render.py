@@ -2,7 +2,8 @@
 (the server's rooms, the languages, a refusal said in the request's language).
 
 The pages draw with the same Jinja environment as the HTML reports (:mod:`canon.report.html`),
-plus the web's own filters (:mod:`canon.web.said`) and names.
+plus the web's own names (the library's sentences are said by :mod:`canon.report.said`, as in
+the reports).
 """
 
 from __future__ import annotations
@@ -13,13 +14,11 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from jinja2 import pass_context
-from markupsafe import Markup
 
 from ...report.html import environment
 from ...report.model.numbers import grouped
 from ..crosssite import FIELD, form_token
 from ..i18n import LOCALES, error_text, languages, locale_of, translations
-from ..said import said, said_parts
 from ..service import N_, UPLOAD_SUFFIXES
 from ..settings import ServerSettings
 from ..signin import user_of
@@ -29,16 +28,6 @@ __all__ = ["PROVIDER_NAMES", "page", "templates"]
 
 templates = Jinja2Templates(env=environment())
 PROVIDER_NAMES = {"searxng": N_("SearXNG"), "yandex": N_("Yandex"), "google": N_("Google")}
-
-
-@pass_context
-def _said(context: Any, text: str) -> Markup:
-    return said(text, context["translations"], context["lang"])
-
-
-@pass_context
-def _said_parts(context: Any, text: str) -> str:
-    return said_parts(text, context["translations"])
 
 
 @pass_context
@@ -65,8 +54,6 @@ def redirect_to(request: Request, name: str, **params: Any) -> RedirectResponse:
 
 templates.env.filters["grouped"] = _grouped
 templates.env.globals.update(
-    said=_said,
-    said_parts=_said_parts,
     provider_names=PROVIDER_NAMES,
     stage_labels=STAGE_LABELS,
     url_for=_url_for,

@@ -105,8 +105,9 @@ def test_every_message_of_the_pages_has_its_translation() -> None:
     keywords = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
     found = {
         message
+        for folder in (WEB, WEB.parent / "report")  # the pages, and what reports say too
         for _, _, message, _, _ in extract_from_dir(
-            WEB, mapping, options_map=options, keywords=keywords
+            folder, mapping, options_map=options, keywords=keywords
         )
     }  # a plural message is its two English forms
     assert len(found) > 100 and any(isinstance(message, tuple) for message in found)
@@ -141,12 +142,16 @@ def test_russian_counts_take_their_plural_form(count: int, expected: str) -> Non
     assert english % {"num": count} == f"{count} page" + ("s" if count != 1 else "")
 
 
-def test_the_reports_stay_english(examples: Path) -> None:
+def test_a_report_speaks_the_language_asked_english_by_default(examples: Path) -> None:
     texts = [(examples / n).read_text("utf-8") for n in ("original.txt", "rewrite.txt")]
     table = canon.compare_table(*texts)
-    report = compare_html(table, [Document("a", texts[0]), Document("b", texts[1])])
+    docs = [Document("a", texts[0]), Document("b", texts[1])]
+    report = compare_html(table, docs)
     assert '<html lang="en">' in report
     assert "<h2>Similarity</h2>" in report and "Сходство" not in report
+    russian = compare_html(table, docs, locale="ru")
+    assert '<html lang="ru">' in russian and "<h2>Сходство</h2>" in russian
+    assert "<h2>Similarity</h2>" not in russian
 
 
 # ------------------------------------------------------------------ refusals

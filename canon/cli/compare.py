@@ -17,6 +17,8 @@ from ..sources.documents import Document
 from . import cli
 from .options import (
     json_option,
+    lang_option,
+    locale_of,
     profile_options,
     profiles_from,
     read_all,
@@ -70,6 +72,7 @@ def _echo_json(data: Any, indent: int | None = 2) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also draw Jaccard and containment against k = 1..10 into this PNG.",
 )
+@lang_option
 @source_options
 @profile_options
 def compare(
@@ -81,6 +84,7 @@ def compare(
     as_json: bool,
     html_path: Path | None,
     plot_path: Path | None,
+    lang: str | None,
     **opts: Any,
 ) -> None:
     """Compare texts A and B: shared shingles under each profile, side by side.
@@ -94,7 +98,7 @@ def compare(
     table = compare_table(docs[0].text, docs[1].text, ks or (3, 4, 5), profiles, step=step,
                           labels=labels).require_measurable()  # fmt: skip
     if html_path or plot_path:
-        _write_reports(docs, table, html_path, plot_path)
+        _write_reports(docs, table, html_path, plot_path, locale_of(lang))
     if as_json:
         _echo_json({"first": docs[0].to_dict(), "second": docs[1].to_dict(), **table.to_dict()})
     else:
@@ -108,6 +112,7 @@ def _write_reports(
     table: Table,
     html_path: Path | None,
     plot_path: Path | None,
+    locale: str = "en",
 ) -> None:
     from ..report.html import compare_html, write_html
     from ..report.plot import plot_png, similarity_curves
@@ -120,7 +125,7 @@ def _write_reports(
         png = None  # the report without its plot, and a word on how to have it
         click.echo(f"canon: the report has no plot: {exc.install} draws it", err=True)
     if html_path:
-        write_html(html_path, compare_html(table, docs, png))
+        write_html(html_path, compare_html(table, docs, png, locale))
 
 
 @cli.command()

@@ -20,6 +20,8 @@ from ..sources.fetch import FetchOptions
 __all__ = [
     "fetch_options",
     "json_option",
+    "lang_option",
+    "locale_of",
     "print_left_out",
     "profile_options",
     "profiles_from",
@@ -43,6 +45,22 @@ def _stack(options: Sequence[Decorator], func: Callable[..., Any]) -> Callable[.
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+lang_option = click.option(
+    "--lang",
+    type=click.Choice(["ru", "en"]),
+    default=None,
+    help="Language of the HTML report (default: the environment's, LC_ALL, LC_MESSAGES or "
+    "LANG: Russian for a Russian locale, else English).",
+)
+
+
+def locale_of(lang: str | None) -> str:
+    """The language the command speaks: ``--lang``, else the environment's."""
+    from ..report.language import command_line_locale
+
+    return command_line_locale(lang)
+
+
 workers_option = click.option(
     "--workers",
     type=click.IntRange(min=1),

@@ -179,3 +179,22 @@ def test_a_line_at_100_percent_is_drawn_clear_of_the_frame(examples: Path) -> No
     frame_rows = np.where(np.all(rgb < 0.2, axis=2).sum(axis=1) > rgb.shape[1] // 2)[0]
     assert len(line_rows) and len(frame_rows) >= 2
     assert line_rows.min() > frame_rows.min() + 3  # below the top of the frame, visible
+
+
+def test_the_html_report_follows_the_environment_and_lang(tmp_path: Path, examples: Path) -> None:
+    from click.testing import CliRunner
+
+    from canon.cli import cli
+
+    files = [str(examples / "original.txt"), str(examples / "rewrite.txt")]
+    for env, args, lang in (({"LANG": "ru_RU.UTF-8", "LC_ALL": ""}, [], "ru"),
+                            ({"LANG": "C", "LC_ALL": ""}, [], "en"),
+                            ({"LC_ALL": "ru_RU.UTF-8"}, ["--lang", "en"], "en"),
+                            ({"LANG": "C", "LC_ALL": ""}, ["--lang", "ru"], "ru")):  # fmt: skip
+        report = tmp_path / f"{lang}-{len(args)}.html"
+        done = CliRunner().invoke(cli, ["compare", *files, "--html", str(report), *args], env=env)
+        assert done.exit_code == 0, done.output
+        page = report.read_text("utf-8")
+        assert f'<html lang="{lang}">' in page
+        assert ("<h2>Сходство</h2>" in page) is (lang == "ru"), (env, args)
+        assert "Jaccard" in done.stdout  # the terminal table, unchanged

@@ -17,7 +17,8 @@ No test may reach the internet, so this server speaks each provider's documented
 Each provider searches the pages this server serves (a phrase query finds the pages that
 hold the phrase) and also always returns the page that rewrites the draft, an unrelated page,
 a missing one (404) and one too short to compare, plus the copying page again under another
-form of its URL.
+form of its URL.  A test may serve pages of its own (``served``, changed between runs), add
+results of its own (``also``) and leave the fixed extras out (``extras``).
 """
 
 from __future__ import annotations
@@ -96,11 +97,11 @@ def internal_urls(port: int) -> list[str]:
     ]
 
 
-def _html(title: str, *paragraphs: str) -> bytes:
+def _html(title: str, *paragraphs: str, head: str = "") -> bytes:
     body = "".join(f"<p>{p}</p>" for p in paragraphs)
     return (
         f"<!doctype html><html lang='ru'><head><meta charset='utf-8'><title>{title}</title>"
-        f"</head><body><nav><a href='/'>Главная</a></nav><article><h1>{title}</h1>{body}"
+        f"{head}</head><body><nav><a href='/'>Главная</a></nav><article><h1>{title}</h1>{body}"
         "</article><footer>© Чайный дом</footer></body></html>"
     ).encode()
 
@@ -135,6 +136,12 @@ class StandIn:
     hits: Counter[str] = field(default_factory=Counter)  # path → requests
     headers: list[dict[str, str]] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)  # every request's path and query
+    # Pages a test serves besides PAGES, searched as they are: path → (title, paragraphs, head
+    # markup such as a canonical link); changed between requests, a copy appears, grows, goes.
+    served: dict[str, tuple[str, list[str], str]] = field(default_factory=dict)
+    extras: bool = True  # whether every answer also holds the fixed extra results
+    also: list[tuple[str, str, str]] = field(default_factory=list)  # results of every answer
+    slow: float = 0.0  # seconds SearXNG waits before it takes a query (and counts it)
 
     def url(self, path: str) -> str:
         return self.base + path
@@ -142,11 +149,15 @@ class StandIn:
     def found_for(self, query: str) -> list[tuple[str, str, str]]:
         """(url, title, snippet): the pages holding the phrase, then the fixed extras."""
         phrase = " ".join(query.strip().strip('"').split())
+        pages = {path: page[:2] for path, page in self.served.items()} | PAGES
         found = [
             (self.url(path), title, phrase)
-            for path, (title, paragraphs) in PAGES.items()
+            for path, (title, paragraphs) in pages.items()
             if phrase and phrase in " ".join(" ".join(paragraphs).split())
         ]
+        found += self.also
+        if not self.extras:
+            return found
         extras = [
             (self.url("/pages/copy.html?utm_source=search"), "copy again", ""),
             (self.url("/pages/rewrite.html"), PAGES["/pages/rewrite.html"][0], ""),
@@ -243,6 +254,9 @@ class _Handler(BaseHTTPRequestHandler):
             return self._searxng(stand, params)
         if parts.path == "/customsearch/v1":
             return self._google(stand, params)
+        if parts.path in stand.served:
+            title, paragraphs, head = stand.served[parts.path]
+            return self._send(200, _html(title, *paragraphs, head=head), "text/html; charset=utf-8")
         if parts.path in PAGES:
             title, paragraphs = PAGES[parts.path]
             return self._send(200, _html(title, *paragraphs), "text/html; charset=utf-8")
@@ -277,6 +291,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(429, b"Too Many Requests", "text/plain")
         if stand.mode == "garbage":
             return self._send(200, b"<html>not json</html>", "text/html")
+        time.sleep(stand.slow)
         query = params.get("q", "")
         stand.queries.append(("searxng", query))
         results = [
@@ -360,6 +375,10 @@ class _Handler(BaseHTTPRequestHandler):
 def reset(stand: StandIn) -> StandIn:
     """The stand-in as a test finds it: answering normally, nothing recorded."""
     stand.mode = "ok"
+    stand.extras = True
+    stand.slow = 0.0
+    stand.served.clear()
+    stand.also.clear()
     stand.queries.clear()
     stand.hits.clear()
     stand.headers.clear()

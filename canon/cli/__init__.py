@@ -46,6 +46,7 @@ _COMMANDS = {
     "stats": "compare",
     "tokens": "compare",
     "users": "users",
+    "watch": "watch",
 }
 # The option that turns on the feature an extra holds, where a command works without it; by
 # command too, where the extra is another command's own.

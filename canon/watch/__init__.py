@@ -1,0 +1,36 @@
+"""A site's published pages watched against the web, as content-theft monitors do: which
+pages have been copied elsewhere, how much of each, and since when.
+
+:func:`add_pages` keeps pages (their main text, addresses and canonical links) in a watch, a
+folder holding ``watch.db``; :func:`run_watch` checks the pages due against the web within a
+query budget (:mod:`canon.uniqueness.web`) and keeps every copy found with its dates, the
+changes of each run in ``changes.csv``.  A page's own site, its canonical target and the sites
+allowed to republish are never copies (:mod:`.own`).
+"""
+
+from .outputs import CHANGES_CSV
+from .own import Ownership
+from .pages import AddReport, add_pages, page_urls
+from .records import CHANGES, Change, Copy, RunReport, WatchedPage
+from .run import WatchProgress, provider_for, run_watch
+from .settings import RunSettings
+from .store import DB_NAME, WatchStore
+
+__all__ = [
+    "CHANGES",
+    "CHANGES_CSV",
+    "DB_NAME",
+    "AddReport",
+    "Change",
+    "Copy",
+    "Ownership",
+    "RunReport",
+    "RunSettings",
+    "WatchProgress",
+    "WatchStore",
+    "WatchedPage",
+    "add_pages",
+    "page_urls",
+    "provider_for",
+    "run_watch",
+]

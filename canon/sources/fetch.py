@@ -145,13 +145,20 @@ def _read_capped(url: str, chunks: Iterator[bytes], headers: Any, options: Fetch
     return body.finish()
 
 
-def _page(url: str, final: Any, response: Any, headers: Any, options: FetchOptions) -> Page:
+def _page(
+    url: str,
+    final: Any,
+    response: Any,
+    headers: Any,
+    options: FetchOptions,
+    types: frozenset[str] = TEXT_TYPES,
+) -> Page:
     status = response.status
     if status >= 400:
         phrase = shown(response.extensions.get("reason_phrase", b"").decode("latin-1"))
         raise FetchError(url, f"HTTP {status} {phrase}".rstrip(), reason="status")
     media, charset = media_type(headers)
-    if media and media not in TEXT_TYPES:
+    if media and media not in types:
         raise FetchError(
             url,
             f"the content type is {shown(media)}, not a web page or plain text; "
@@ -166,7 +173,7 @@ def _page(url: str, final: Any, response: Any, headers: Any, options: FetchOptio
 # --------------------------------------------------------------------------- requests
 
 
-def _get(url: str, options: FetchOptions, deadline: Any) -> Page:
+def _get(url: str, options: FetchOptions, deadline: Any, types: frozenset[str]) -> Page:
     import httpcore
     import httpx
 
@@ -193,7 +200,8 @@ def _get(url: str, options: FetchOptions, deadline: Any) -> Page:
                 answer = httpx.Headers(response.headers)
                 if response.status not in REDIRECTS:
                     return replace(
-                        _page(url, target, response, answer, options), private=backend.private
+                        _page(url, target, response, answer, options, types),
+                        private=backend.private,
                     )
                 target = next_hop(url, target, answer, visited)
                 visited.append(str(target))
@@ -201,25 +209,29 @@ def _get(url: str, options: FetchOptions, deadline: Any) -> Page:
     raise FetchError(url, f"more than {options.max_redirects} redirects", reason="redirect")
 
 
-def fetch(url: str, options: FetchOptions | None = None) -> Page:
-    """Fetch ``url`` (from the cache when one is given and holds it); errors are FetchError."""
+def fetch(
+    url: str, options: FetchOptions | None = None, types: frozenset[str] = TEXT_TYPES
+) -> Page:
+    """Fetch ``url`` (from the cache when one is given and holds it); errors are FetchError.
+    A content type other than ``types`` (HTML and text; a sitemap's reader gives its own) is
+    refused."""
     options = options or FetchOptions()
     cache = PageCache(options.cache_dir) if options.cache_dir else None
     if cache and (page := cache.get(url, options.allow_private, options.max_bytes)):
         return page
-    page = _fetch(url, options)
+    page = _fetch(url, options, types)
     if cache:
         cache.put(page)
     return page
 
 
-def _fetch(url: str, options: FetchOptions) -> Page:
+def _fetch(url: str, options: FetchOptions, types: frozenset[str] = TEXT_TYPES) -> Page:
     # The network stack (httpx loads click and rich for its own command line) is imported on
     # first fetch, so that reading files and rendering reports never load it.
     from .transport import Deadline
 
     try:
-        return _get(url, options, Deadline(options.deadline))
+        return _get(url, options, Deadline(options.deadline), types)
     except Exception as exc:
         failure = fetch_error(url, exc, options)
         if failure is None:

@@ -59,7 +59,7 @@ def _is_sitemap(url: str) -> bool:
 def _sitemap_pages(url: str, options: FetchOptions) -> list[str]:
     """The page URLs a sitemap (or a sitemap index, followed) lists."""
     require("audit", "reading a sitemap")
-    from ..sources.crawl.sitemaps import read_sitemap
+    from ..sources.crawl.sitemaps import SITEMAP_TYPES, read_sitemap
 
     pages: list[str] = []
     todo, seen = [url], set[str]()
@@ -68,7 +68,8 @@ def _sitemap_pages(url: str, options: FetchOptions) -> list[str]:
         if current in seen:
             continue
         seen.add(current)
-        sitemap = read_sitemap(current, fetch(current, options).body, options.max_bytes)
+        body = fetch(current, options, SITEMAP_TYPES).body
+        sitemap = read_sitemap(current, body, options.max_bytes)
         pages.extend(sitemap.pages)
         todo.extend(sitemap.sitemaps)
     return pages

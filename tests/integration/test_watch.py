@@ -289,3 +289,48 @@ def test_refusals_in_one_line(tmp_path: Path, site_web: tuple[StandIn, StandIn],
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(CanonError):
         RunSettings(queries=0)
+
+
+def test_a_sitemap_names_the_pages_of_a_watch(tmp_path: Path) -> None:
+    """A sitemap (served as application/xml, as sites do) lists the pages to watch."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    page = ("<html><head><title>Чай</title></head><body><article><h1>О чае</h1><p>Чай "
+            "заваривают водой, которая едва закипела, и настаивают три минуты.</p></article>"
+            "</body></html>").encode()  # fmt: skip
+
+    class Site(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            port = self.server.server_address[1]
+            entries = "".join(f"<url><loc>http://127.0.0.1:{port}/p{n}.html</loc></url>"
+                              for n in range(3))  # fmt: skip
+            namespace = "http://www.sitemaps.org/schemas/sitemap/0.9"
+            sitemap = f'<urlset xmlns="{namespace}">{entries}</urlset>'.encode()
+            body, kind = (
+                (sitemap, "application/xml")
+                if self.path == "/sitemap.xml"
+                else (page, "text/html; charset=utf-8")
+            )
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Site)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        report = add_pages(tmp_path / "w", [f"{base}/sitemap.xml"],
+                           FetchOptions(allow_private=True))  # fmt: skip
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert report.failed == ()
+    assert sorted(report.added) == [f"{base}/p{n}.html" for n in range(3)]
+    with WatchStore(tmp_path / "w") as store:
+        assert sorted(p.url for _, p in store.pages()) == sorted(report.added)

@@ -7,18 +7,24 @@ median of ``--repeats`` runs is reported, as documents/s:
 - canon from token hashes: what canonicalization hands out (``Canonical.hashes``, one
   ``uint64`` a token) → ``shingle_signatures`` (the shingle hash chain over all documents'
   tokens at once in NumPy, then one-permutation MinHash of every document, densified);
-- canon from token strings: the same with ``token_hashes`` of the words included (each token's
-  hash remembered per process, so a warm lookup);
+- canon from token strings: the same from the words, their token hashes included (every
+  token's xxh3 taken in one pass over all documents, ``canon.hashing.each_token_hash``);
+- canon from token strings, remembered hashes: the string path as it was before, each
+  document's words looked up in the process's memory of token hashes (``token_hashes``, warm:
+  every word already remembered), then the same signing;
 - canon per document: ``window_hashes`` of each document, then ``signatures`` of all (the
   path before ``shingle_signatures``, for comparison);
 - datasketch ``MinHash.update_batch`` over each shingle's space-joined UTF-8 bytes;
 - rensa ``RMinHash`` and ``CMinHash`` (Rust) ``update`` over each shingle's space-joined words.
 
-The ratio canon from token hashes / rensa ``RMinHash`` has the target ≥ 2×.  Documents are
-300 generated words each (``testkit.corpus``: pymorphy3 forms with Zipf frequencies) and,
-when ``../shared/data`` has them, the real news texts of ``ru-news-same-story-pairs`` (one
-document a text).  datasketch and rensa are benchmark dependencies (``pip install
-'canon[bench]'``); a method that is not installed is skipped.
+The ratio canon from token hashes / rensa ``RMinHash`` has the target ≥ 2×.  A second table
+times the token hashing alone, in tokens/s: the remembered lookup, xxh3 of every token, and
+xxh3 of the distinct tokens only, mapped back with ``np.unique(..., return_inverse=True)``.
+
+Documents are 300 generated words each (``testkit.corpus``: pymorphy3 forms with Zipf
+frequencies) and, when ``../shared/data`` has them, the real news texts of
+``ru-news-same-story-pairs`` (one document a text).  datasketch and rensa are benchmark
+dependencies (``pip install 'canon[bench]'``); a method that is not installed is skipped.
 
 Run from the repository root::
 
@@ -48,7 +54,7 @@ from benchmarks.data import NEWS, SHARED_DATA, dataset, read_news_texts
 from canon import canonicalize
 from canon.fingerprints.minhash import shingle_signatures, signatures
 from canon.fingerprints.shingles import window_hashes
-from canon.hashing import token_hashes
+from canon.hashing import each_token_hash, token_hashes
 from testkit.corpus import generate_documents
 
 NUM_PERM = 128
@@ -85,6 +91,10 @@ def canon_from_hashes(docs: Sequence[tuple[str, ...]]) -> Run:
 
 def canon_from_strings(docs: Sequence[tuple[str, ...]]) -> Run:
     return lambda: shingle_signatures(docs, K, NUM_PERM)
+
+
+def canon_remembered(docs: Sequence[tuple[str, ...]]) -> Run:
+    return lambda: shingle_signatures([token_hashes(d) for d in docs], K, NUM_PERM)
 
 
 def canon_per_document(docs: Sequence[tuple[str, ...]]) -> Run:
@@ -128,6 +138,7 @@ def measure(docs: Sequence[tuple[str, ...]], repeats: int) -> tuple[list[Timing]
     candidates = [
         ("canon from token hashes", canon_from_hashes(docs)),
         ("canon from token strings", canon_from_strings(docs)),
+        ("canon from token strings, remembered hashes", canon_remembered(docs)),
         ("canon per document", canon_per_document(docs)),
         ("datasketch MinHash.update_batch", datasketch_run(docs)),
         ("rensa RMinHash", rensa_run(docs, "RMinHash")),
@@ -138,6 +149,30 @@ def measure(docs: Sequence[tuple[str, ...]], repeats: int) -> tuple[list[Timing]
         step.run()  # warm: imports, token-hash memory, caches of the densification
     skipped = [name for name, run in candidates if run is None]
     return interleaved(steps, repeats), skipped
+
+
+def distinct_then_inverse(words: Sequence[str]) -> np.ndarray:
+    """xxh3 of each distinct word once, mapped back to every token by ``np.unique``."""
+    distinct, inverse = np.unique(np.array(words), return_inverse=True)
+    return each_token_hash(distinct.tolist(), len(distinct))[inverse]
+
+
+def measure_token_hashing(docs: Sequence[tuple[str, ...]], repeats: int) -> list[Timing]:
+    """Tokens/s of the ways to turn every document's words into token hashes, interleaved;
+    all give the same array."""
+    words = [w for d in docs for w in d]
+    remembered = token_hashes(words)  # warm: every word remembered, untimed
+    bulk = each_token_hash(words, len(words))
+    assert np.array_equal(bulk, remembered)
+    assert np.array_equal(distinct_then_inverse(words), remembered)
+    steps = [
+        Step("remembered (token_hashes, warm)", lambda: token_hashes(words), len(words)),
+        Step("xxh3 of every token (each_token_hash)",
+             lambda: each_token_hash(words, len(words)), len(words)),
+        Step("xxh3 of the distinct tokens, np.unique inverse",
+             lambda: distinct_then_inverse(words), len(words)),
+    ]  # fmt: skip
+    return interleaved(steps, repeats)
 
 
 def report(title: str, docs: Sequence[tuple[str, ...]], repeats: int) -> None:
@@ -157,6 +192,15 @@ def report(title: str, docs: Sequence[tuple[str, ...]], repeats: int) -> None:
         print(f"(target {target}): {status}")
         fair = ratio(by_name["canon from token strings"], by_name["rensa RMinHash"])
         print(f"canon from token strings / rensa RMinHash = {fair:.2f}×")
+    strings = by_name["canon from token strings"]
+    before = by_name["canon from token strings, remembered hashes"]
+    print(f"canon from token strings / from token hashes = {ratio(strings, first):.2f}×;"
+          f" / remembered hashes (before) = {ratio(strings, before):.2f}×")  # fmt: skip
+    hashing = measure_token_hashing(docs, repeats)
+    distinct = len({w for d in docs for w in d})
+    print(f"\nToken hashing alone ({hashing[0].units:,} tokens, {distinct:,} distinct):\n")
+    rows = [[t.name, f"{t.rate:,.0f}", f"{1e9 / t.rate:.0f}"] for t in hashing]
+    print(table(["method", "tokens/s", "ns a token"], rows))
     print()
 
 

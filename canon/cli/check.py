@@ -3,16 +3,17 @@
 With ``--web``, the check's stages (queries built, searching, fetching, checking) are shown on
 one line of stderr, rewritten in place and erased when the check is done, when stderr is a
 terminal; never when it is a file or a pipe.  stdout holds only the results, so it (``--json``
-or not) is the same either way."""
+or not) is the same either way.  The web check (its search providers, fetching, asyncio) is
+imported only with ``--web``, so a check against an index starts without it."""
 
 from __future__ import annotations
 
 import json
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -22,11 +23,13 @@ from ..sources.documents import Document, read_source
 from ..uniqueness.against_index import CheckResult, check
 from ..uniqueness.rewrites import THRESHOLD
 from ..uniqueness.settings import CheckSettings, SearchSettings
-from ..uniqueness.web import WebCheck, WebSource, provider_of, web_check
-from ..uniqueness.web.candidates import PRIVATE_RESULT
-from ..uniqueness.web.run import WebProgress
 from . import cli
 from .options import fetch_options, source_options
+
+if TYPE_CHECKING:
+    from ..sources.search import Provider
+    from ..uniqueness.web import WebCheck
+    from ..uniqueness.web.run import WebProgress
 
 __all__ = ["check_command", "stage_text"]
 
@@ -173,7 +176,7 @@ def check_command(
     sources, fragments.  With --web, a terminal's stderr shows the stages as they go."""
     if db is None and web is None:
         raise click.UsageError("give --index INDEX, --web PROVIDER or both")
-    provider = provider_of(web) if web is not None else None
+    provider = _provider(web) if web is not None else None
     options, whole_page = fetch_options(opts)
     settings = CheckSettings(
         profiles=profile_names or None,
@@ -196,15 +199,7 @@ def check_command(
             found = None
             if provider is not None:
                 label = f"{doc.source}: " if len(docs) > 1 else ""
-                with _stage_line(shown, label) as on_progress:
-                    found = web_check(
-                        doc.text,
-                        provider,
-                        settings,
-                        index=index,
-                        name=doc.source,
-                        on_progress=on_progress,
-                    ).with_unseen(doc.unseen)
+                found = _on_web(doc, provider, settings, index, _stage_line(shown, label))
                 result = found.result
             else:
                 assert index is not None  # an index, when there is no provider
@@ -225,6 +220,29 @@ def check_command(
                 )
     if below:
         sys.exit(Outcome.BELOW_BAR)
+
+
+def _provider(web: str) -> Provider:
+    from ..uniqueness.web import provider_of
+
+    return provider_of(web)
+
+
+def _on_web(
+    doc: Document,
+    provider: Provider,
+    settings: CheckSettings,
+    index: Index | None,
+    stages: AbstractContextManager[Callable[[WebProgress], None] | None],
+) -> WebCheck:
+    """The web check of one draft, its stages shown by ``stages``."""
+    from ..uniqueness.web import web_check
+
+    with stages as on_progress:
+        found = web_check(
+            doc.text, provider, settings, index=index, name=doc.source, on_progress=on_progress
+        )
+    return found.with_unseen(doc.unseen)
 
 
 def stage_text(progress: WebProgress) -> str:
@@ -279,6 +297,8 @@ def _print(
 
 def _with_hint(reason: str | None) -> str:
     """A page's reason, with the flag that fetches it when it is a private search result."""
+    from ..uniqueness.web.candidates import PRIVATE_RESULT
+
     if reason is not None and reason.endswith(PRIVATE_RESULT):
         return f"{reason} (--allow-private-results)"
     return reason or ""
@@ -295,6 +315,8 @@ def _write_html(
 
 def _found_by(result: CheckResult) -> list[tuple[str, str]]:
     """Each web source listed, once, with the query that found it."""
+    from ..uniqueness.web import WebSource
+
     found = {
         m.source: m.query
         for p in result.profiles

@@ -12,11 +12,12 @@ a Python loop; the functions taking tokens also take their hashes (``Canonical.h
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 
 from ..errors import OptionError
-from ..hashing import GOLDEN, Tokens, fmix64, token_hashes
+from ..hashing import GOLDEN, Tokens, each_token_hash, fmix64, token_hashes
 
 __all__ = [
     "keep_sampled",
@@ -70,15 +71,25 @@ def window_hashes(tokens: Tokens, k: int, step: int = 1) -> np.ndarray:
     return h
 
 
+def _end_to_end(docs: Sequence[Tokens], total: int) -> np.ndarray:
+    """The token hashes of all documents end to end (``total`` tokens): hash arrays as they
+    are, words hashed together in one pass (:func:`~canon.hashing.each_token_hash`)."""
+    if not any(isinstance(d, np.ndarray) for d in docs):
+        return each_token_hash(chain.from_iterable(docs), total)
+    arrays = [
+        token_hashes(d) if isinstance(d, np.ndarray) else each_token_hash(d, len(d)) for d in docs
+    ]
+    return np.concatenate(arrays)
+
+
 def many_window_hashes(docs: Sequence[Tokens], k: int) -> tuple[np.ndarray, np.ndarray]:
     """The window hashes of many documents in one pass, end to end, and how many windows each
     document has: the chain runs once over all tokens, and the windows that would straddle two
     documents are left out.  Equal to concatenating ``window_hashes(doc, k)`` of each."""
     _check_window(k, 1)
-    arrays = [token_hashes(d) for d in docs]
-    lengths = np.fromiter(map(len, arrays), dtype=np.int64, count=len(arrays))
+    lengths = np.fromiter(map(len, docs), dtype=np.int64, count=len(docs))
     counts = np.maximum(lengths - (k - 1), 0)
-    tokens = np.concatenate(arrays) if arrays else np.empty(0, dtype=np.uint64)
+    tokens = _end_to_end(docs, int(lengths.sum()))
     total = len(tokens) - k + 1
     if total <= 0 or not counts.any():
         return np.empty(0, dtype=np.uint64), counts

@@ -37,9 +37,29 @@ postings segments:
   without checksums) migrated in place.
 """
 
-from .ingest import AddReport, add_sources
-from .settings import AddSettings, IndexRules
-from .store import Index, IndexedProfile, IndexStats, Prepared
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+# Each name, by the module of this package that defines it: imported on first use, so opening an
+# index to check a draft (``canon.index.store``) loads neither the adding (``ingest``, its
+# worker processes and source collection) nor anything else it does not use.
+_LAZY = {
+    "AddReport": "ingest",
+    "AddSettings": "settings",
+    "Index": "store",
+    "IndexRules": "settings",
+    "IndexStats": "store",
+    "IndexedProfile": "store",
+    "Prepared": "store",
+    "add_sources": "ingest",
+}
+
+if TYPE_CHECKING:  # the same names, for type checkers and editors
+    from .ingest import AddReport, add_sources
+    from .settings import AddSettings, IndexRules
+    from .store import Index, IndexedProfile, IndexStats, Prepared
 
 __all__ = [
     "AddReport",
@@ -51,3 +71,16 @@ __all__ = [
     "Prepared",
     "add_sources",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """A name of ``_LAZY``, imported from its module on first use (then kept)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

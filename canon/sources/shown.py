@@ -24,10 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
-
-import lxml.etree
-import lxml.html
 
 from ..text.bidi import display_order
 
@@ -53,10 +51,18 @@ _INLINE = frozenset(
 )
 Rules = list[tuple[str, dict[str, str]]]  # a page's style rules: selectors, declarations
 _MAX_RULES = 2_000  # rules of a page's style sheets looked at, at most
-_PARSER = lxml.html.HTMLParser(encoding="utf-8")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what lxml takes in no text
 _NO_TEXT = frozenset({"script", "style", "template", "noscript", "svg", "title", "meta", "link"})
 _UNSEEN_HINTS = re.compile(r"<style|\shidden[\s>=]|style\s*=", re.IGNORECASE)
+
+
+@cache
+def _parser() -> Any:
+    """lxml's HTML parser, made (and lxml imported) for the first page that needs a look:
+    reading a plain text file loads no lxml."""
+    import lxml.html
+
+    return lxml.html.HTMLParser(encoding="utf-8")
 
 
 def _declarations(style: str) -> dict[str, str]:
@@ -238,8 +244,11 @@ def as_seen(html: str) -> Seen:
     bidi, styled = _SUSPECT.search(html) is not None, _UNSEEN_HINTS.search(html) is not None
     if not (bidi or styled):
         return Seen(html)
+    import lxml.etree
+    import lxml.html
+
     try:  # as bytes: a page may open with an XML declaration, which a str may not carry
-        root = lxml.html.document_fromstring(html.encode("utf-8"), parser=_PARSER)
+        root = lxml.html.document_fromstring(html.encode("utf-8"), parser=_parser())
     except (ValueError, lxml.etree.ParserError):
         return Seen(html)  # nothing lxml can read: the extractor says what it makes of it
     rules = _sheet_rules(root)  # read once, before anything is removed

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import functools
 import os
-import ssl
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # ssl itself is loaded with httpx, by the first fetch
+    import ssl
 
 __all__ = ["tls_context"]
 

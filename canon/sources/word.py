@@ -27,12 +27,13 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TypeVar, cast
-
-from lxml import etree
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 from ..errors import ExtractionError
 from .limits import ReadLimits
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 __all__ = ["WordText", "docx_text"]
 
@@ -251,6 +252,8 @@ class _Target(Protocol[_Result]):
 
 def _parse(archive: zipfile.ZipFile, name: str, target: _Target[_Value], source: str) -> _Value:
     """Stream one part into ``target`` through a parser that cannot expand or fetch."""
+    from lxml import etree  # loaded for a .docx only
+
     # The stubs ask for every method of the target interface; lxml calls only those it finds.
     parser = etree.XMLParser(
         target=cast("etree.ParserTarget[_Value]", target),

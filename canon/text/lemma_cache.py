@@ -21,8 +21,9 @@ kept the same way, in a file per profile fingerprint, so a later run skips those
 
 The directory is ``$CANON_CACHE_DIR`` if set, else the user cache directory (``platformdirs``:
 ``$XDG_CACHE_HOME/canon`` or ``~/.cache/canon`` on Linux); ``CANON_CACHE_DIR=off`` turns the
-file off.  Deleting the directory (or the ``canon-lemmas-*.bin`` and ``canon-table-*.bin``
-files in it) clears the cache.
+file off.  A file's place is worked out once per process for each value of these variables
+(not at every form learned), so a changed variable is still followed.  Deleting the directory
+(or the ``canon-lemmas-*.bin`` and ``canon-table-*.bin`` files in it) clears the cache.
 """
 
 from __future__ import annotations
@@ -33,11 +34,12 @@ import itertools
 import logging
 import os
 import struct
+import sys
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import metadata
 from pathlib import Path
 
@@ -225,18 +227,43 @@ atexit.register(_flush_all)
 
 def _register_in_worker() -> None:
     """A forked worker process runs no atexit handlers: it flushes through multiprocessing's
-    own exit hook (run when a pool closes its workers normally)."""
+    own exit hook (run when a pool closes its workers normally).  A process that has not
+    loaded multiprocessing is no worker of it, and its atexit handler flushes: it is spared
+    importing multiprocessing (a check's start-up)."""
+    if "multiprocessing" not in sys.modules:
+        return
     from multiprocessing import util
 
     util.Finalize(None, _flush_all, exitpriority=10)
 
 
-def _file(kind: str, key: str) -> LemmaFile | None:
+# The environment variables :func:`cache_dir` depends on: ``CANON_CACHE_DIR``, and what the user
+# cache directory is made of (platformdirs: ``$XDG_CACHE_HOME``, else ``~/.cache``; ``~`` is
+# ``$HOME``).
+_DIR_ENV = (CACHE_ENV, "XDG_CACHE_HOME", "HOME")
+
+
+def _setting() -> tuple[str | None, ...]:
+    """The values of ``_DIR_ENV`` now."""
+    return tuple(map(os.environ.get, _DIR_ENV))
+
+
+@lru_cache(maxsize=256)
+def _path(kind: str, key: str, setting: tuple[str | None, ...]) -> Path | None:
+    """The cache file of ``kind`` and ``key`` under the environment ``setting`` summarizes
+    (``None``: turned off): the directory and the digest of the key are computed once per
+    setting, not at every lemma learned."""
     folder = cache_dir()
     if folder is None:
         return None
-    name = f"canon-{kind}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:16]}.bin"
-    path, pid = folder / name, os.getpid()
+    return folder / f"canon-{kind}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:16]}.bin"
+
+
+def _file(kind: str, key: str) -> LemmaFile | None:
+    path = _path(kind, key, _setting())
+    if path is None:
+        return None
+    pid = os.getpid()
     found = _files.get((path, pid))
     if found is None:
         found = _files[(path, pid)] = LemmaFile(path, key)

@@ -57,6 +57,53 @@ def test_importing_canon_loads_no_heavy_library() -> None:
         assert heavy not in modules, heavy
     for feature in ("canon.audit", "canon.dedup", "canon.web", "canon.report.plot"):
         assert feature not in modules, feature
+    for deferred in ("numpy", "lxml", "ssl", "asyncio", "multiprocessing", "canon.index"):
+        assert deferred not in modules, deferred
+
+
+# What ``canon check DRAFT --index DB`` does without: adding to an index (its worker processes,
+# the source collection), the web check (search providers, asyncio), parsing HTML (a text
+# draft) and TLS (no fetch).
+NOT_FOR_A_CHECK = (
+    "canon.audit", "canon.dedup", "canon.web", "canon.report.plot", "canon.index.ingest",
+    "canon.index.prepare", "canon.workers", "canon.sources.items", "canon.sources.client",
+    "canon.sources.search", "canon.uniqueness.web", "asyncio", "multiprocessing", "lxml", "ssl",
+    "trafilatura", *EXTRA_PACKAGES,
+)  # fmt: skip
+
+
+def test_the_check_command_imports_only_what_a_check_needs() -> None:
+    modules = _modules_after("import canon.cli.check")
+    for deferred in (*NOT_FOR_A_CHECK, "pymorphy3", "nltk"):
+        assert deferred not in modules, deferred
+    assert {"numpy", "canon.index.store", "canon.uniqueness.against_index"} <= modules
+
+
+def test_a_check_of_a_text_draft_loads_only_what_it_needs(tmp_path) -> None:
+    """A whole check in a fresh process, from its start to its printed report."""
+    import subprocess
+    import sys
+
+    text = "Мама мыла раму, а кошки ловили мышей в старом сарае у самой реки. " * 3
+    (tmp_path / "source.txt").write_text(text, "utf-8")
+    draft = tmp_path / "draft.txt"
+    draft.write_text(text + "Дети читали книги о далёких морях.", "utf-8")
+    with canon.Index(tmp_path / "i.db", create=True) as index:
+        canon.add_sources(index, [str(tmp_path / "source.txt")])
+    code = (
+        "import sys; from canon.cli import main\n"
+        f"sys.argv = ['canon', 'check', {str(draft)!r}, '--index', {str(tmp_path / 'i.db')!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert "uniqueness" in result.stdout.lower()
+    modules = set(result.stderr.split())
+    for deferred in NOT_FOR_A_CHECK:
+        assert deferred not in modules, deferred
 
 
 def test_importing_canon_loads_only_its_errors() -> None:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import canon
 from canon.fingerprints.shingles import many_window_hashes, window_hashes
-from canon.hashing import forget_hashes
+from canon.hashing import each_token_hash, forget_hashes
 
 MASK = 2**64 - 1
 
@@ -65,6 +65,36 @@ def test_many_documents_in_one_pass_equal_each_alone(docs: list[list[str]], k: i
     assert hashes.tolist() == expected
     arrays = [canon.token_hashes(d) for d in docs]
     assert many_window_hashes(arrays, k)[0].tolist() == expected
+
+
+RUSSIAN = "абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВЁЯ-0123456789xyz"
+# Russian words of every length class xxh3 treats apart (1–3, 4–8, 9–16, 17–128 and more bytes)
+russian_words = st.lists(
+    st.one_of(st.text(RUSSIAN, min_size=1, max_size=80), st.text(min_size=0, max_size=8)),
+    max_size=60,
+)
+
+
+@given(russian_words)
+def test_words_hashed_in_bulk_are_the_remembered_hashes(tokens: list[str]) -> None:
+    bulk = each_token_hash(iter(tokens), len(tokens))
+    assert bulk.dtype == np.uint64
+    assert bulk.tolist() == canon.token_hashes(tokens).tolist()
+    assert bulk.tolist() == [xxhash.xxh3_64_intdigest(t.encode("utf-8")) for t in tokens]
+
+
+@given(st.lists(russian_words, max_size=8), st.integers(1, 5), st.data())
+def test_many_documents_of_words_equal_the_per_document_path(
+    docs: list[list[str]], k: int, data: st.DataObject
+) -> None:
+    """Words hashed together in one pass give what each document's remembered token hashes
+    give (the path before), also with some documents handed over as hash arrays."""
+    before = many_window_hashes([canon.token_hashes(d) for d in docs], k)
+    mixed = [canon.token_hashes(d) if data.draw(st.booleans()) else d for d in docs]
+    for given_docs in (docs, [tuple(d) for d in docs], mixed):
+        hashes, counts = many_window_hashes(given_docs, k)
+        assert hashes.tolist() == before[0].tolist()
+        assert counts.tolist() == before[1].tolist()
 
 
 def test_remembered_hashes_are_the_definition_after_forgetting() -> None:

@@ -99,6 +99,22 @@ def test_signatures_from_tokens_in_one_pass_equal_those_of_shingle_sets(
     assert shingle_signatures([canon.token_hashes(d) for d in docs], k, num_perm, 5) == expected
 
 
+russian_word = st.text("абвгдеёжзиклмнопрстуфхцчшщыьэюя-", min_size=1, max_size=40)
+russian_docs = st.lists(st.lists(russian_word, min_size=4, max_size=60), min_size=1, max_size=6)
+
+
+@settings(max_examples=25)
+@given(russian_docs, st.integers(1, 4))
+def test_signatures_from_words_are_those_from_their_token_hashes(
+    docs: list[list[str]], k: int
+) -> None:
+    """Words hashed in bulk sign bit for bit as the remembered token hashes did."""
+    from_hashes = shingle_signatures([canon.token_hashes(d) for d in docs], k, 128, 1)
+    from_words = shingle_signatures(docs, k, 128, 1)
+    assert all(np.array_equal(a.values, b.values) for a, b in zip(from_words, from_hashes))
+    assert from_words == from_hashes
+
+
 @pytest.mark.parametrize("chunk", [1, 7, 64, 1 << 18])
 def test_batches_signed_in_chunks_equal_each_document_alone(
     chunk: int, monkeypatch: pytest.MonkeyPatch

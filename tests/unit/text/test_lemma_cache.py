@@ -3,6 +3,7 @@ written atomically, and ignored (one warning) when damaged."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import multiprocessing
@@ -47,6 +48,7 @@ def _run(code: str, folder: Path) -> str:
 # Counts pymorphy3's analyses of a form (the real analyzer; the stop-word rules still load it
 # to ask which hyphenated words it knows).
 _PROBE = f"""
+import hashlib
 import json
 from canon.canonical import canonicalize
 from canon.text import lemmatize
@@ -266,3 +268,45 @@ def test_a_profiles_table_is_kept_per_fingerprint(folder: Path) -> None:
     assert canonicalize(TEXT, "lemma").tokens == tokens
     other = lemma_cache.table_file(get_profile("stem").fingerprint)
     assert other is not None and other.path != cache.path
+
+
+def _named(kind: str, key: str) -> str:
+    """A cache file's name as canon has always made it (files on disk keep being found)."""
+    return f"canon-{kind}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:16]}.bin"
+
+
+def test_the_files_keep_their_names(folder: Path) -> None:
+    cache = lemma_file()
+    assert cache is not None and cache.path == folder / _named("lemmas", lemma_cache._key())
+    table = lemma_cache.table_file("f" * 16)
+    key = f"profile {'f' * 16}; {lemma_cache._key()}"
+    assert table is not None and table.path == folder / _named("table", key)
+
+
+def test_the_file_is_found_once_per_setting(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    looked = []
+    monkeypatch.setattr(lemma_cache, "cache_dir", lambda: looked.append(1) or cache_dir())
+    first = lemma_file()
+    assert all(lemma_file() is first for _ in range(1000))
+    assert len(looked) == 1  # not once a lemma learned
+
+
+def test_the_file_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def folder_of_file() -> Path | None:
+        cache = lemma_file()
+        return None if cache is None else cache.path.parent
+
+    monkeypatch.setenv("CANON_CACHE_DIR", str(tmp_path / "a"))
+    first = lemma_file()
+    monkeypatch.setenv("CANON_CACHE_DIR", str(tmp_path / "b"))
+    assert folder_of_file() == tmp_path / "b"
+    monkeypatch.setenv("CANON_CACHE_DIR", "off")
+    assert folder_of_file() is None
+    monkeypatch.setenv("CANON_CACHE_DIR", str(tmp_path / "a"))
+    assert lemma_file() is first
+    monkeypatch.delenv("CANON_CACHE_DIR")
+    for home in ("x", "y"):
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / home))
+        assert folder_of_file() == cache_dir()
+        if sys.platform.startswith("linux"):
+            assert folder_of_file() == tmp_path / home / "canon"

@@ -24,7 +24,7 @@ from ..uniqueness.against_index import CheckResult, check
 from ..uniqueness.rewrites import THRESHOLD
 from ..uniqueness.settings import CheckSettings, SearchSettings
 from . import cli
-from .options import fetch_options, source_options
+from .options import fetch_options, lang_option, locale_of, source_options
 
 if TYPE_CHECKING:
     from ..sources.search import Provider
@@ -149,6 +149,7 @@ __all__ = ["check_command", "stage_text"]
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also write a self-contained HTML report here (NAME-2.html... for more drafts).",
 )
+@lang_option
 @source_options
 def check_command(
     drafts: tuple[str, ...],
@@ -170,6 +171,7 @@ def check_command(
     similar: float | None,
     as_json: bool,
     html_path: Path | None,
+    lang: str | None,
     **opts: Any,
 ) -> None:
     """How much of each DRAFT already exists in the index or on the web: uniqueness,
@@ -207,7 +209,7 @@ def check_command(
                 result = result.with_unseen(doc.unseen)
             _print(result, doc, as_json, details, source_number, found)
             if html_path:
-                _write_html(result, doc, html_path, number, min_uniqueness)
+                _write_html(result, doc, html_path, number, min_uniqueness, locale_of(lang))
             assert result.verdict is not None
             figure = result.verdict.uniqueness * 100
             if min_uniqueness is not None and figure < min_uniqueness:
@@ -305,12 +307,12 @@ def _with_hint(reason: str | None) -> str:
 
 
 def _write_html(
-    result: CheckResult, doc: Document, path: Path, number: int, mark: float | None
+    result: CheckResult, doc: Document, path: Path, number: int, mark: float | None, locale: str
 ) -> None:
     from ..report.html import check_html, write_html
 
     target = path if number == 1 else path.with_stem(f"{path.stem}-{number}")
-    write_html(target, check_html(result, doc, mark))
+    write_html(target, check_html(result, doc, mark, locale))
 
 
 def _found_by(result: CheckResult) -> list[tuple[str, str]]:

@@ -423,3 +423,22 @@ def test_piped_output_keeps_long_sources_whole(tmp_path: Path, examples: Path) -
     checked = run_cli("check", str(examples / "rewrite.txt"), "--index", db)  # piped
     assert checked.returncode == 0 and str(source) in checked.stdout  # not cut with "…"
     assert "…" not in checked.stdout.split("Sources", 1)[1].split("Draft", 1)[0]
+
+
+def test_the_check_report_speaks_the_environments_language(tmp_path: Path, examples: Path) -> None:
+    db = str(tmp_path / "c.db")
+    assert run_cli("index", "add", db, str(examples / "original.txt")).returncode == 0
+    draft = str(examples / "rewrite.txt")
+    for env, lang in (({"LANG": "ru_RU.UTF-8", "LC_ALL": None, "LC_MESSAGES": None}, "ru"),
+                      ({"LANG": "C", "LC_ALL": None, "LC_MESSAGES": None}, "en")):  # fmt: skip
+        report = tmp_path / f"{lang}.html"
+        assert run_cli("check", draft, "--index", db, "--html", report, env=env).returncode == 0
+        page = report.read_text("utf-8")
+        assert f'<html lang="{lang}">' in page
+        assert ("<h2>Источники</h2>" in page) is (lang == "ru")
+        if lang == "ru":  # every library sentence said in Russian too
+            assert 'lang="en"' not in page
+    english = tmp_path / "forced.html"
+    forced = run_cli("check", draft, "--index", db, "--html", english, "--lang", "en",
+                     env={"LANG": "ru_RU.UTF-8"})  # fmt: skip
+    assert forced.returncode == 0 and '<html lang="en">' in english.read_text("utf-8")

@@ -73,9 +73,8 @@ def _sign_in(page, server: SignedServer, name: str, asked: str = "/check") -> No
 def test_sign_in_check_sign_out_and_another_user_sees_nothing(
     browser, signed: SignedServer
 ) -> None:
-    from conftest import BROWSER
-
-    anna_context, boris_context = browser.new_context(**BROWSER), browser.new_context(**BROWSER)
+    russian = {"viewport": {"width": 1280, "height": 900}, "locale": "ru-RU"}  # two editors
+    anna_context, boris_context = browser.new_context(**russian), browser.new_context(**russian)
     try:
         anna, boris = anna_context.new_page(), boris_context.new_page()
         page = anna

@@ -232,23 +232,21 @@ class Accounts:
             if db.execute("DELETE FROM users WHERE key = ?", (_key(name),)).rowcount == 0:
                 raise _unknown(name)
 
+    _USERS = (
+        "SELECT name, queries_per_day, audits_at_once, created, generation, "
+        "(SELECT count(*) FROM tokens WHERE user = key) FROM users"
+    )
+
     def user(self, name: str) -> User | None:
         """The user ``name`` (in any case), or None."""
         with self._db() as db:
-            row = db.execute(
-                "SELECT name, queries_per_day, audits_at_once, created, generation, "
-                "(SELECT count(*) FROM tokens WHERE user = key) FROM users WHERE key = ?",
-                (_key(name),),
-            ).fetchone()
+            row = db.execute(f"{self._USERS} WHERE key = ?", (_key(name),)).fetchone()
         return User(*row) if row else None
 
     def users(self) -> list[User]:
         """Every user, by name."""
         with self._db() as db:
-            rows = db.execute(
-                "SELECT name, queries_per_day, audits_at_once, created, generation, "
-                "(SELECT count(*) FROM tokens WHERE user = key) FROM users ORDER BY key"
-            ).fetchall()
+            rows = db.execute(f"{self._USERS} ORDER BY key").fetchall()
         return [User(*row) for row in rows]
 
     def set_password(self, name: str, password: str) -> None:

@@ -204,16 +204,9 @@ def resume_audit(folder: Path, allow_private: bool, starter: Starter = Starter()
     a new one."""
     status = status_of(folder)
     if not resumable(status):
-        raise FieldError(
-            "only an interrupted audit can be resumed",
-            None,
-            409,
-            key=N_("Only an interrupted audit can be resumed"),
-        )
-    request = AuditRequest(**status["request"])
-    request.settings(allow_private)
-    _room_for(starter)
-    _launch(folder, request, allow_private, status.get("owner"))
+        raise _conflict("only an interrupted audit can be resumed",
+                        N_("Only an interrupted audit can be resumed"))  # fmt: skip
+    _relaunch(folder, status, allow_private, starter)
 
 
 def audit_again(folder: Path, allow_private: bool, starter: Starter = Starter()) -> None:
@@ -222,17 +215,22 @@ def audit_again(folder: Path, allow_private: bool, starter: Starter = Starter())
     or 429 as for a new one."""
     status = status_of(folder)
     if not repeatable(status):
-        raise FieldError(
-            "only a finished audit can be made again",
-            None,
-            409,
-            key=N_("Only a finished audit can be made again"),
-        )
-    request = AuditRequest(**status["request"])
-    request.settings(allow_private)
+        raise _conflict("only a finished audit can be made again",
+                        N_("Only a finished audit can be made again"))  # fmt: skip
     process = _running.get(folder, (None, None))[0]
     if process is not None:
         process.join(timeout=10)  # done: its process is ending, and is not another audit
+    _relaunch(folder, status, allow_private, starter)
+
+
+def _conflict(message: str, key: str) -> FieldError:
+    return FieldError(message, None, 409, key=key)
+
+
+def _relaunch(folder: Path, status: dict[str, Any], allow_private: bool, starter: Starter) -> None:
+    """The audit of ``folder`` started again as it was asked, for its own owner."""
+    request = AuditRequest(**status["request"])
+    request.settings(allow_private)
     _room_for(starter)
     _launch(folder, request, allow_private, status.get("owner"))
 

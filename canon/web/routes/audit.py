@@ -7,6 +7,7 @@ the query, :mod:`canon.web.pagegrid`), resume it or make it again
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -89,25 +90,30 @@ async def audit_start(request: Request, settings: Settings) -> Response:
     return redirect_to(request, "audit_view", audit_id=audit_id)
 
 
-@router.post("/audit/{audit_id}/resume")
-def audit_resume(request: Request, settings: Settings, audit_id: str) -> Response:
+def _started_again(
+    request: Request, settings: Any, audit_id: str, action: Callable[..., None], new: bool
+) -> Response:
+    """The audit ``audit_id`` of the asking user started again by ``action`` (a resume, or a
+    ``new`` audit of the same site, kept as started), then its page; the list with the
+    refusal otherwise."""
     try:
         folder = jobs.audit_folder(_folder(settings), audit_id, owner_of(request))
-        jobs.resume_audit(folder, settings.allow_private, _starter(request, settings))
+        action(folder, settings.allow_private, _starter(request, settings))
+        if new:
+            _record(request, audit_id)
     except FieldError as exc:
         return _list_page(request, settings, exc.status, error=exc)
     return redirect_to(request, "audit_view", audit_id=audit_id)
+
+
+@router.post("/audit/{audit_id}/resume")
+def audit_resume(request: Request, settings: Settings, audit_id: str) -> Response:
+    return _started_again(request, settings, audit_id, jobs.resume_audit, new=False)
 
 
 @router.post("/audit/{audit_id}/again")
 def audit_again(request: Request, settings: Settings, audit_id: str) -> Response:
-    try:
-        folder = jobs.audit_folder(_folder(settings), audit_id, owner_of(request))
-        jobs.audit_again(folder, settings.allow_private, _starter(request, settings))
-        _record(request, audit_id)
-    except FieldError as exc:
-        return _list_page(request, settings, exc.status, error=exc)
-    return redirect_to(request, "audit_view", audit_id=audit_id)
+    return _started_again(request, settings, audit_id, jobs.audit_again, new=True)
 
 
 @router.get("/audit/{audit_id}")

@@ -16,29 +16,37 @@ from ..canonical import Fragment
 from ..uniqueness.web import WebCheck, normalized_url
 from .own import Ownership
 
-__all__ = ["WORD_FOR_WORD", "Found", "found_in", "unreached"]
+__all__ = ["WORD_FOR_WORD", "Found", "found_in", "merged", "unreached"]
 
 WORD_FOR_WORD = "raw"  # the profile whose matches are copied word for word
 
 
 @dataclass(frozen=True)
 class Found:
-    """A copy found by one check: its normalized URL, share of the page, and kind."""
+    """A copy found by one check: its normalized URL, share of the page, kind, and the
+    characters ``[start, end)`` of the page it holds (under any profile, merged)."""
 
     url: str
     share: float
     kind: str
+    spans: tuple[tuple[int, int], ...] = ()
+
+
+def merged(fragments: Iterable[Fragment]) -> tuple[tuple[int, int], ...]:
+    """The characters the fragments cover, as ``[start, end)`` runs that neither overlap
+    nor touch, in order."""
+    runs: list[list[int]] = []
+    for f in sorted(fragments, key=lambda f: f.start):
+        if runs and f.start <= runs[-1][1]:
+            runs[-1][1] = max(runs[-1][1], f.end)
+        elif f.end > f.start:
+            runs.append([f.start, f.end])
+    return tuple((start, end) for start, end in runs)
 
 
 def _covered(fragments: Iterable[Fragment]) -> int:
     """Characters covered by the fragments, overlaps counted once."""
-    total, end = 0, -1
-    for f in sorted(fragments, key=lambda f: f.start):
-        start = max(f.start, end)
-        if f.end > start:
-            total += f.end - start
-            end = f.end
-    return total
+    return sum(end - start for start, end in merged(fragments))
 
 
 def found_in(check: WebCheck, chars: int, own: Ownership) -> dict[str, Found]:
@@ -58,7 +66,8 @@ def found_in(check: WebCheck, chars: int, own: Ownership) -> dict[str, Found]:
         if best <= 0:
             continue
         kind = "copied" if shares.get(WORD_FOR_WORD, 0.0) >= best / 2 else "rewritten"
-        found[url] = Found(url, round(best, 4), kind)
+        spans = merged(f for fragments in profiles.values() for f in fragments)
+        found[url] = Found(url, round(best, 4), kind, spans)
     return found
 
 

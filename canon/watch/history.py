@@ -52,7 +52,9 @@ def updated(
                 copies.append(gone)
                 changes.append(_change(seen, gone, "gone", old.share))
             continue
-        copy = replace(old, share=now.share, kind=now.kind, last_seen=seen.date, gone=None)
+        copy = replace(
+            old, share=now.share, kind=now.kind, last_seen=seen.date, gone=None, spans=now.spans
+        )
         copies.append(copy)
         if old.gone is not None:
             changes.append(_change(seen, copy, "back", None))
@@ -60,7 +62,7 @@ def updated(
             changes.append(_change(seen, copy, "grown", old.share))
     for url, now in sorted(found.items()):
         if url not in known:
-            copy = Copy(seen.page, url, now.share, now.kind, seen.date, seen.date)
+            copy = Copy(seen.page, url, now.share, now.kind, seen.date, seen.date, None, now.spans)
             copies.append(copy)
             changes.append(_change(seen, copy, "new", None))
     return copies, changes

@@ -41,8 +41,9 @@ class WatchedPage:
 @dataclass(frozen=True)
 class Copy:
     """A page of the web that holds part of a watched page: its ``url``, the ``share`` of the
-    watched page it holds, ``copied`` or ``rewritten``, when it was first and last seen, and
-    when it was found gone (None while it is there)."""
+    watched page it holds, ``copied`` or ``rewritten``, when it was first and last seen,
+    when it was found gone (None while it is there), and the characters ``[start, end)`` of
+    the watched page's text it was last seen holding."""
 
     page: str
     url: str
@@ -51,6 +52,7 @@ class Copy:
     first_seen: str
     last_seen: str
     gone: str | None = None
+    spans: tuple[tuple[int, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return record_dict(self)

@@ -7,6 +7,7 @@ stopped midway keeps what it checked and the next run picks up the rest.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -19,7 +20,7 @@ from .records import Change, Copy, WatchedPage
 __all__ = ["DB_NAME", "FORMAT", "PlanEntry", "RunRow", "WatchStore"]
 
 DB_NAME = "watch.db"
-FORMAT = 1  # the schema's version, kept in ``meta``
+FORMAT = 2  # the schema's version, kept in ``meta``; 2 keeps each copy's spans
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -37,12 +38,16 @@ CREATE TABLE IF NOT EXISTS plan (
 CREATE TABLE IF NOT EXISTS copies (
     page INTEGER NOT NULL REFERENCES pages(id), url TEXT NOT NULL, share REAL NOT NULL,
     kind TEXT NOT NULL, first_seen TEXT NOT NULL, last_seen TEXT NOT NULL, gone TEXT,
-    PRIMARY KEY (page, url));
+    spans TEXT NOT NULL DEFAULT '[]', PRIMARY KEY (page, url));
 CREATE TABLE IF NOT EXISTS changes (
     run INTEGER NOT NULL REFERENCES runs(id), page INTEGER NOT NULL REFERENCES pages(id),
     url TEXT NOT NULL, change TEXT NOT NULL, share REAL NOT NULL, previous REAL,
     kind TEXT NOT NULL, first_seen TEXT NOT NULL, last_seen TEXT NOT NULL);
 """
+
+
+def _spans(stored: str) -> tuple[tuple[int, int], ...]:
+    return tuple((int(start), int(end)) for start, end in json.loads(stored))
 
 
 @dataclass(frozen=True)
@@ -91,7 +96,9 @@ class WatchStore:
         ).fetchone()
         if found:
             row = self.db.execute("SELECT value FROM meta WHERE key='format'").fetchone()
-            if row is None or int(row[0]) != FORMAT:
+            if row is not None and row[0] == "1":
+                self._upgrade_from_1()
+            elif row is None or int(row[0]) != FORMAT:
                 raise OutputError(self.path, f"holds a watch of another format ({row and row[0]})")
             return
         with self.transaction():
@@ -99,6 +106,12 @@ class WatchStore:
                 if statement.strip():
                     self.db.execute(statement)
             self.db.execute("INSERT INTO meta VALUES ('format', ?)", (str(FORMAT),))
+
+    def _upgrade_from_1(self) -> None:
+        """Format 1 → 2: copies keep their spans (none known for those found before)."""
+        with self.transaction():
+            self.db.execute("ALTER TABLE copies ADD COLUMN spans TEXT NOT NULL DEFAULT '[]'")
+            self.db.execute("UPDATE meta SET value=? WHERE key='format'", (str(FORMAT),))
 
     def close(self) -> None:
         self.db.close()
@@ -210,12 +223,12 @@ class WatchStore:
         if not gone:
             where.append("c.gone IS NULL")
         rows = self.db.execute(
-            "SELECT p.url, c.url, c.share, c.kind, c.first_seen, c.last_seen, c.gone "
+            "SELECT p.url, c.url, c.share, c.kind, c.first_seen, c.last_seen, c.gone, c.spans "
             "FROM copies c JOIN pages p ON p.id=c.page "
             f"WHERE {' AND '.join(where)} ORDER BY p.id, c.share DESC, c.url",
             args,
         )
-        return [Copy(*r) for r in rows]
+        return [Copy(r[0], r[1], r[2], r[3], r[4], r[5], r[6], _spans(r[7])) for r in rows]
 
     def page_checked(
         self, run: int, entry: PlanEntry, checked: str, copies: Sequence[Copy],
@@ -226,8 +239,17 @@ class WatchStore:
         with self.transaction():
             for c in copies:
                 self.db.execute(
-                    "INSERT OR REPLACE INTO copies VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (entry.page_id, c.url, c.share, c.kind, c.first_seen, c.last_seen, c.gone),
+                    "INSERT OR REPLACE INTO copies VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        entry.page_id,
+                        c.url,
+                        c.share,
+                        c.kind,
+                        c.first_seen,
+                        c.last_seen,
+                        c.gone,
+                        json.dumps([list(span) for span in c.spans]),
+                    ),
                 )
             self.db.executemany(
                 "INSERT INTO changes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

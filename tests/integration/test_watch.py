@@ -136,6 +136,13 @@ def test_history_across_runs(tmp_path: Path, site_web: tuple[StandIn, StandIn]) 
     assert one.gone is None and one.last_seen >= runs[3].started
     assert two.first_seen >= runs[1].started and two.last_seen >= runs[3].started
     assert third.changes[0].previous == one.share  # it was gone with the share it had
+    with WatchStore(folder) as store:
+        text = next(p.text for _, p in store.pages() if p.url.endswith("/a.html"))
+    held = " ".join(text[start:end] for start, end in one.spans)  # what the copy holds
+    assert sum(end - start for start, end in one.spans) == pytest.approx(
+        one.share * len(text), abs=2
+    )
+    assert A[0][:60] in held and A[1][-60:-1] in held and A[2][:30] not in held
     assert site.hits["/a.html"] == 1 and web.hits["/syndicated/b.html"] == 0  # never fetched
 
     rows = list(csv.DictReader((folder / "changes.csv").open(encoding="utf-8")))

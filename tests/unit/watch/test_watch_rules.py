@@ -3,15 +3,19 @@ shared among pages, and how a check's findings become a page's history."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from canon.canonical import Fragment
 from canon.errors import OptionError
 from canon.uniqueness.exclusion import Exclusion
-from canon.watch.findings import Found
+from canon.watch.findings import Found, merged
 from canon.watch.history import Seen, updated
 from canon.watch.own import Ownership, site_name, site_of
 from canon.watch.plan import plan_run
 from canon.watch.records import Copy, WatchedPage
+from canon.watch.store import WatchStore
 
 
 @pytest.mark.parametrize(
@@ -95,3 +99,44 @@ def test_history_new_grown_back_gone_and_unreached() -> None:
     copies, changes = updated(copies, {}, set(), Seen(3, "https://e.ru/p", "d3"), 0.05)
     assert {c.url for c in changes if c.change == "gone"} == {"a", "b", "c", "e"}
     assert all(c.gone == "d3" for c in copies)
+
+
+@pytest.mark.parametrize(
+    ("runs", "expected"),
+    [
+        ([], ()),
+        ([(5, 9), (0, 3)], ((0, 3), (5, 9))),
+        ([(0, 4), (2, 6), (6, 8), (10, 10)], ((0, 8),)),
+        ([(3, 9), (4, 5), (12, 14)], ((3, 9), (12, 14))),
+    ],
+)
+def test_fragments_merged_into_runs(runs: list[tuple[int, int]], expected: tuple) -> None:
+    assert merged(Fragment(start, end) for start, end in runs) == expected
+
+
+def test_a_copy_keeps_the_spans_it_was_last_seen_holding() -> None:
+    before = [_copy("a", 0.3)]
+    found = {"a": Found("a", 0.6, "copied", ((0, 10),)), "b": Found("b", 0.1, "copied", ((4, 6),))}
+    copies, _ = updated(before, found, set(), Seen(2, "https://e.ru/p", "d2"), 0.05)
+    assert {c.url: c.spans for c in copies} == {"a": ((0, 10),), "b": ((4, 6),)}
+
+
+def test_a_watch_of_the_first_format_is_upgraded(tmp_path: Path) -> None:
+    folder = tmp_path / "watch"
+    with WatchStore(folder, create=True) as store:  # made as the first format made it
+        store.db.execute("DROP TABLE copies")
+        store.db.execute(
+            "CREATE TABLE copies (page INTEGER NOT NULL, url TEXT NOT NULL, share REAL NOT "
+            "NULL, kind TEXT NOT NULL, first_seen TEXT NOT NULL, last_seen TEXT NOT NULL, "
+            "gone TEXT, PRIMARY KEY (page, url))"
+        )
+        store.db.execute("UPDATE meta SET value='1' WHERE key='format'")
+        store.put_page(WatchedPage("https://e.ru/p", None, None, None, "текст", "d0"))
+        store.db.execute(
+            "INSERT INTO copies VALUES (1, 'https://x.ru/', 0.5, 'copied', 'd1', 'd1', NULL)"
+        )
+    with WatchStore(folder) as store:
+        assert store.setting("format") == "2"
+        assert store.copies() == [
+            Copy("https://e.ru/p", "https://x.ru/", 0.5, "copied", "d1", "d1")
+        ]

@@ -189,23 +189,26 @@ def _words(canonical: Canonical) -> list[str] | tuple[str, ...]:
     return canonical.tokens
 
 
-def sentence_sets(canonical: Canonical) -> SentenceSets:
-    """The sentences of ``canonical.text`` that hold at least one of its tokens, each with the
-    hashes of the tokens whose spans lie inside it."""
+def sentence_sets(
+    canonical: Canonical, spans: Sequence[tuple[int, int]] | None = None
+) -> SentenceSets:
+    """The sentences of ``canonical.text`` (or the stretches ``spans`` of it, in order and
+    disjoint) that hold at least one of its tokens, each with the hashes of the tokens whose
+    spans lie inside it."""
     if not canonical.tokens:
         return SentenceSets.empty()
     tokens = canonical.span_array
-    found = np.asarray(sentence_spans(canonical.text), dtype=np.int64).reshape(-1, 2)
-    begin, end, spans = _pieces(found, tokens)
+    given = sentence_spans(canonical.text) if spans is None else spans
+    begin, end, pieces = _pieces(np.asarray(given, dtype=np.int64).reshape(-1, 2), tokens)
     at, piece = _ranges(begin, end)
     hashes = token_hashes(_words(canonical))[at]
     order = np.lexsort((hashes, piece))  # by piece, then hash
     hashes, piece = hashes[order], piece[order]
     new = np.ones(len(hashes), dtype=bool)
     new[1:] = (hashes[1:] != hashes[:-1]) | (piece[1:] != piece[:-1])
-    sizes = np.bincount(piece[new], minlength=len(spans))
+    sizes = np.bincount(piece[new], minlength=len(pieces))
     offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
-    return SentenceSets(spans.astype(np.int64), offsets, hashes[new].astype(np.uint64))
+    return SentenceSets(pieces.astype(np.int64), offsets, hashes[new].astype(np.uint64))
 
 
 def idf(df: np.ndarray, documents: int) -> np.ndarray:

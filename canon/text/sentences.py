@@ -21,7 +21,7 @@ order and disjoint.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 import regex
@@ -29,13 +29,17 @@ from razdel import sentenize
 
 from .bidi import display_order
 
-__all__ = ["PIECE_CHARS", "sentence_spans"]
+__all__ = ["PIECE_CHARS", "sentence_parts", "sentence_spans"]
 
 PIECE_CHARS = 2_000  # the longest stretch of text razdel is given at once
 
 _LINE_BREAK = re.compile(r"[^\S\n\r\u2028\u2029]*[\n\r\u2028\u2029]\s*")  # with its spaces
 _SPACE = re.compile(r"\s")
 _INVISIBLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+# A stop razdel may have read as no end of a sentence: before a small letter, after an
+# abbreviation-like word, inside quotes.
+_STOP = regex.compile(r"[.!?…]+[\p{Pf}\p{Pe}\"'»]*\s+")
+_LETTER = regex.compile(r"\p{L}")
 
 
 def _lines(text: str) -> Iterator[tuple[int, int]]:
@@ -81,3 +85,22 @@ def _spans(typed: str) -> tuple[tuple[int, int], ...]:
                 if text[first:last].strip():
                     spans.append((first, last))
     return tuple(spans)
+
+
+def sentence_parts(text: str, spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of the sentences ``spans`` of ``text`` that a stop inside them divides
+    (``знает. потом``, ``сказал с. Потом``): where razdel saw an abbreviation or a sentence
+    going on, a writer who shuffled words, or merged two sentences, may have ended one.
+    Parts without a letter are left out; a sentence without such a stop gives none."""
+    shown = _INVISIBLE.sub(" ", display_order(text)[0])
+    parts: list[tuple[int, int]] = []
+    for start, end in spans:
+        cuts = [m.end() for m in _STOP.finditer(shown, start, end) if m.end() < end]
+        if not cuts:
+            continue
+        for first, last in zip([start, *cuts], [*cuts, end]):
+            piece = shown[first:last]
+            if _LETTER.search(piece):
+                lead = len(piece) - len(piece.lstrip())
+                parts.append((first + lead, first + len(piece.rstrip())))
+    return parts

@@ -45,6 +45,7 @@ from ..fingerprints.sentences import MIN_LEMMAS, THRESHOLD, SentenceSets, idf, s
 from ..index.rules import profile_of
 from ..index.store import Index, IndexedProfile
 from ..records import record_dict
+from ..text.sentences import sentence_parts
 from .exclusion import Exclusion
 
 __all__ = [
@@ -584,20 +585,65 @@ def find_rewrites(
     not judged, it has nothing to add.
     """
     _check_settings(threshold, min_lemmas, per_sentence)
-    sets = sentence_sets(_draft(draft, indexed))
+    sets, part_of = _draft_sets(_draft(draft, indexed))
     alpha = threshold / (2 - threshold)
     with index.consistent():  # the frequencies and the count from one state of the file
         weights = _Weights(index, indexed)
         queries, too_common = _queries(sets, weights, alpha, min_lemmas, unmatched)
         found = _matched(index, indexed, queries, weights, exclude, alpha, threshold)
     matches, stored, names = found
+    whole = [q for q in queries if part_of[q.number] < 0]
     return RewriteCheck(
         indexed.name,
         indexed.fingerprint,
         threshold,
         min_lemmas,
-        len(sets),
-        len(queries),
-        tuple(too_common),
-        _listed(matches, sets, stored, names, per_sentence),
+        int((part_of < 0).sum()),
+        len(whole),
+        tuple(span for span in too_common if span in _whole_spans(sets, part_of)),
+        _listed(_read(matches, part_of), sets, stored, names, per_sentence),
     )
+
+
+def _draft_sets(canonical: Canonical) -> tuple[SentenceSets, np.ndarray]:
+    """The draft's sentences, then the parts of those a stop inside divides; for each, the
+    sentence it is a part of (-1: a sentence itself)."""
+    sets = sentence_sets(canonical)
+    parts = sentence_parts(canonical.text, [(int(a), int(b)) for a, b in sets.spans])
+    wholes = np.full(len(sets), -1, dtype=np.int64)
+    if not parts:
+        return sets, wholes
+    extra = sentence_sets(canonical, parts)
+    owner = np.searchsorted(sets.spans[:, 0], extra.spans[:, 0], side="right") - 1
+    joined = SentenceSets(
+        np.concatenate([sets.spans, extra.spans]),
+        np.concatenate([sets.offsets, extra.offsets[1:] + sets.offsets[-1]]),
+        np.concatenate([sets.lemmas, extra.lemmas]),
+    )
+    return joined, np.concatenate([wholes, owner])
+
+
+def _whole_spans(sets: SentenceSets, part_of: np.ndarray) -> set[tuple[int, int]]:
+    return {(int(a), int(b)) for (a, b), whole in zip(sets.spans, part_of) if whole < 0}
+
+
+def _read(matches: list[_Match], part_of: np.ndarray) -> list[_Match]:
+    """The matches of each divided sentence read whole, or of its parts, whichever has the
+    best score (the whole on a tie): a sentence merged from two, or one whose shuffled words
+    put a small letter after its stop, is judged part by part."""
+    best: dict[int, float] = defaultdict(float)
+    for m in matches:
+        best[m.query.number] = max(best[m.query.number], m.score)
+    parts: dict[int, float] = defaultdict(float)
+    for number, score in best.items():
+        if part_of[number] >= 0:
+            whole = int(part_of[number])
+            parts[whole] = max(parts[whole], score)
+
+    def kept(m: _Match) -> bool:
+        whole = int(part_of[m.query.number])
+        if whole < 0:
+            return parts.get(m.query.number, 0.0) <= best[m.query.number]
+        return parts[whole] > best.get(whole, 0.0)
+
+    return [m for m in matches if kept(m)]

@@ -28,7 +28,7 @@ from canon.fingerprints.sentences import (
     sentence_sets,
 )
 from canon.hashing import token_hashes
-from canon.text.sentences import PIECE_CHARS, sentence_spans
+from canon.text.sentences import PIECE_CHARS, sentence_parts, sentence_spans
 from canon.text.synonyms import classes_of
 from canon.uniqueness.exclusion import Exclusion
 from canon.uniqueness.rewrites import PER_SENTENCE, RewriteCheck, find_rewrites
@@ -94,6 +94,34 @@ def test_sentence_spans_are_ordered_disjoint_and_hold_text(text: str) -> None:
     for start, end in spans:
         assert previous <= start < end <= len(text)
         assert text[start:end] == text[start:end].strip() != ""
+        previous = end
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("Он ушёл. потом вернулся.", ["Он ушёл.", "потом вернулся."]),
+        ("Выслушать жителей с. А доля растёт!", ["Выслушать жителей с.", "А доля растёт!"]),
+        ("В г. Москве тепло.", ["В г.", "Москве тепло."]),
+        ("«Да?» — спросил он.", ["«Да?»", "— спросил он."]),
+        ("Одно предложение без точек внутри.", []),
+        ("Конец... ", []),
+    ],
+)
+def test_the_parts_a_stop_inside_a_sentence_divides(text: str, parts: list[str]) -> None:
+    found = sentence_parts(text, sentence_spans(text))
+    assert [text[start:end] for start, end in found] == parts
+
+
+@given(texts)
+def test_sentence_parts_lie_in_their_sentences_in_order(text: str) -> None:
+    spans = sentence_spans(text)
+    previous = 0
+    for start, end in sentence_parts(text, spans):
+        assert previous <= start < end and any(a <= start and end <= b for a, b in spans)
+        assert text[start:end] == text[start:end].strip() and any(
+            c.isalpha() for c in text[start:end]
+        )
         previous = end
 
 
@@ -295,6 +323,33 @@ def test_a_shuffled_or_reinflected_sentence_is_rewritten_from_its_source(
     )  # fmt: skip
     assert (found.start, found.end) == (0, len(draft))
     assert found.score == pytest.approx(1.0)
+
+
+def test_a_sentence_run_into_the_next_is_judged_by_its_parts(articles: Path) -> None:
+    """Shuffled words that put a small letter after the stop (or a preposition before it) run
+    two sentences into one: the rewritten one is found, the new one is not."""
+    rewritten = (
+        "Чай получается плоским, и она теряет кислород: кипятить одну воду несколько раз не стоит."
+    )
+    new = "весной садовод перекапывает грядки и вносит удобрения в почву."
+    draft = f"{rewritten} {new}"
+    assert len(sentence_spans(draft)) == 1  # razdel goes on past a stop before a small letter
+    with Index(articles, readonly=True) as index:
+        result = find_rewrites(draft, index, lemma(index))
+    assert (result.sentences, result.judged) == (1, 1)
+    assert {(r.start, r.end, r.source) for r in result.rewrites} == {(0, len(rewritten), "tea-02")}
+    assert result.rewrites[0].score > 0.9
+
+
+def test_a_sentence_with_an_abbreviation_is_read_whole(articles: Path) -> None:
+    start = DOCS["tea-02"].index(SOURCE)
+    draft = (
+        "Кипятить одну и ту же воду т. е. несколько раз не стоит: она теряет кислород, и чай "
+        "получается плоским."
+    )
+    with Index(articles, readonly=True) as index:
+        result = find_rewrites(draft, index, lemma(index))
+    assert [(r.start, r.end, r.source_start) for r in result.rewrites] == [(0, len(draft), start)]
 
 
 @pytest.mark.parametrize(
@@ -505,7 +560,8 @@ def test_spans_lie_in_the_draft_and_in_the_source(
     draft = "\n".join(parts)
     with Index(articles, readonly=True) as index:
         result = find_rewrites(draft, index, lemma(index), threshold=threshold)
-    bounds = set(sentence_spans(draft))
+    whole = sentence_spans(draft)
+    bounds = set(whole) | set(sentence_parts(draft, whole))  # sentences, or their parts
     for r in result.rewrites:
         assert (r.start, r.end) in bounds
         assert 0 <= r.source_start < r.source_end <= len(DOCS[r.source])

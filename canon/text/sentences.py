@@ -36,9 +36,10 @@ PIECE_CHARS = 2_000  # the longest stretch of text razdel is given at once
 _LINE_BREAK = re.compile(r"[^\S\n\r\u2028\u2029]*[\n\r\u2028\u2029]\s*")  # with its spaces
 _SPACE = re.compile(r"\s")
 _INVISIBLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
-# A stop razdel may have read as no end of a sentence: before a small letter, after an
-# abbreviation-like word, inside quotes.
-_STOP = regex.compile(r"[.!?…]+[\p{Pf}\p{Pe}\"'»]*\s+")
+# A stop razdel may have read as no end of a sentence (before a small letter, after an
+# abbreviation-like word, inside quotes), or a closing quotation mark before a capital letter
+# (a quoted title standing as a sentence of its own, without a stop).
+_STOP = regex.compile(r"[.!?…]+[\p{Pf}\p{Pe}\"'»]*\s+|(?<=\S)[\p{Pf}\"»]\s+(?=\p{Lu})")
 _LETTER = regex.compile(r"\p{L}")
 
 
@@ -89,8 +90,9 @@ def _spans(typed: str) -> tuple[tuple[int, int], ...]:
 
 def sentence_parts(text: str, spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     """The parts of the sentences ``spans`` of ``text`` that a stop inside them divides
-    (``знает. потом``, ``сказал с. Потом``): where razdel saw an abbreviation or a sentence
-    going on, a writer who shuffled words, or merged two sentences, may have ended one.
+    (``знает. потом``, ``сказал с. Потом``, ``«Заголовок» Потом``): where razdel saw an
+    abbreviation or a sentence going on, a writer who shuffled words, or merged two
+    sentences, may have ended one.
     Parts without a letter are left out; a sentence without such a stop gives none."""
     shown = _INVISIBLE.sub(" ", display_order(text)[0])
     parts: list[tuple[int, int]] = []

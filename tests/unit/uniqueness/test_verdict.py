@@ -17,6 +17,8 @@ import canon
 from canon import Fragment, Index
 from canon.errors import InputError, OptionError
 from canon.text.lemmatize import base_forms
+from canon.uniqueness.evidence import BACK_SCORE, supported
+from canon.uniqueness.rewrites import Rewrite
 from canon.uniqueness.verdict import counted, verdict_of
 
 SITE = FIXTURES / "site"
@@ -441,3 +443,30 @@ def test_a_short_quotation_inside_a_copied_sentence_is_left_out_not_relabelled(
     for run in (*skipped.copied_fragments, *skipped.rewritten_fragments):
         assert run.end <= start or run.start >= start + len(name) + 2  # the quotation: neither
     assert skipped.chars == plain.chars - len(name.strip(".,"))
+
+
+def _rewrite(text: str, sentence: str, source: str, score: float) -> Rewrite:
+    start = text.index(sentence)
+    return Rewrite(start, start + len(sentence), 1, source, None, 0, 10, score)
+
+
+def test_two_fair_sentences_of_one_source_back_each_other() -> None:
+    """Below ALONE_SCORE, a sentence counts beside another of its source at BACK_SCORE or
+    more (or one holding a long run of it); never beside a weaker one, or one of another
+    source.  Each sentence is long enough that SUPPORT alone backs none of them."""
+    sentences = [f"Предложение номер {n} о совсем разных вещах и людях." for n in range(12)]
+    text = " ".join(sentences)
+    fair, also_fair, weaker, other = (
+        _rewrite(text, sentences[0], "a", BACK_SCORE + 0.05),
+        _rewrite(text, sentences[3], "a", BACK_SCORE),
+        _rewrite(text, sentences[6], "b", BACK_SCORE - 0.1),
+        _rewrite(text, sentences[9], "c", BACK_SCORE + 0.1),
+    )
+    kept, weak = supported(text, [fair, also_fair, weaker, other], {})
+    assert (set(kept), set(weak)) == ({fair, also_fair}, {weaker, other})
+    kept, weak = supported(text, [fair, weaker], {})  # its only companion is weaker
+    assert (kept, set(weak)) == ((), {fair, weaker})
+    run = Fragment(text.index(sentences[11]), text.index(sentences[11]) + 20)
+    kept, weak = supported(text, [other], {"c": [run]})  # a long run of c elsewhere
+    assert (kept, weak) == ((other,), ())
+    assert supported(text, [_rewrite(text, sentences[9], "c", 0.96)], {})[0]  # strong alone

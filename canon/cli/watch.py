@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,9 +27,25 @@ from ..watch import (
     provider_for,
     run_watch,
 )
+from ..watch.mail import MAIL_TIMEOUT, MailSettings, mail_settings
+from ..watch.outputs import CHANGES_XLSX, REPORT_HTML, run_folder
+from ..watch.pages import MAX_PAGES, PER_HOST, remove_pages
 from ..watch.settings import GROWTH
+from ..watch.xlsx import xlsx_available
 from . import cli
-from .options import fetch_options, json_option, progress_bar, source_options
+from .options import (
+    fetch_options,
+    json_option,
+    lang_option,
+    locale_of,
+    progress_bar,
+    source_options,
+)
+
+if TYPE_CHECKING:
+    from ..audit.crawl import CrawlReport
+    from ..audit.state import PageRow
+    from ..sources.pagecache import Page
 
 __all__ = ["watch_group"]
 
@@ -51,18 +70,57 @@ _folder = click.argument("folder", metavar="DIR", type=click.Path(file_okay=Fals
     help="A site allowed to republish the pages (a syndication partner, with its subdomains; "
     "HOST:PORT for one port): never reported as a copy. Repeatable, kept in the watch.",
 )
+@click.option(
+    "--crawl",
+    multiple=True,
+    metavar="URL",
+    help="Crawl the site of URL as canon audit does (robots.txt, Crawl-delay, its own pages "
+    "only) and keep its pages of text: not noindex, not canonicalized to another of its pages. "
+    "Repeatable.",
+)
+@click.option(
+    "--max-pages",
+    type=click.IntRange(1, MAX_PAGES),
+    default=None,
+    metavar="N",
+    help=f"Fetch at most N pages in the crawl (default: {MAX_PAGES:,}).",
+)
+@click.option(
+    "--max-depth",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="D",
+    help="Follow links at most D deep from a crawl's start (default: any).",
+)
 @json_option
 @source_options
 def add_command(
-    folder: Path, sources: tuple[str, ...], allow: tuple[str, ...], as_json: bool, **opts: Any
+    folder: Path,
+    sources: tuple[str, ...],
+    allow: tuple[str, ...],
+    crawl: tuple[str, ...],
+    max_pages: int | None,
+    max_depth: int | None,
+    as_json: bool,
+    **opts: Any,
 ) -> None:
     """Keep the pages SOURCE names in the watch DIR (made when missing): page URLs, @FILE (one
-    URL a line) or a sitemap's URL (.xml, .xml.gz). Each page's main text, final address and
-    canonical link are kept; a page added again is refreshed and keeps its history."""
-    if not sources and not allow:
-        raise click.UsageError("give the pages to watch (SOURCE...) or --allow DOMAIN")
+    URL a line) or a sitemap's URL (.xml, .xml.gz), and the pages of text --crawl finds. Each
+    page's main text, final address and canonical link are kept; a page added again is
+    refreshed and keeps its history."""
+    if not sources and not allow and not crawl:
+        raise click.UsageError(
+            "give the pages to watch (SOURCE... or --crawl URL) or --allow DOMAIN"
+        )
+    if not crawl and (max_pages is not None or max_depth is not None):
+        limit = "max_pages" if max_pages is not None else "max_depth"
+        raise OptionError(limit, "limits a crawl: give --crawl URL too")
     options, whole_page = fetch_options(opts)
-    report = add_pages(folder, sources, options, allow=allow, whole_page=whole_page)
+    with _crawled(crawl, options, max_pages, max_depth) as found:
+        report = add_pages(
+            folder, sources, options, allow=allow, whole_page=whole_page, fetched=found.pages
+        )
+    report = replace(report, failed=report.failed + tuple(found.failed), skipped=found.skipped)
     if as_json:
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
     else:
@@ -75,8 +133,203 @@ def _print_added(folder: Path, report: AddReport) -> None:
     with WatchStore(folder) as store:
         total = len(store.pages())
     click.echo(f"{len(report.added)} page(s) added to {folder} ({total} watched).")
+    if report.skipped:
+        counts: dict[str, int] = {}
+        for _, why in report.skipped:
+            counts[why] = counts.get(why, 0) + 1
+        said = ", ".join(f"{n} {why}" for why, n in counts.items())
+        click.echo(f"{len(report.skipped)} page(s) of the crawl not kept: {said}.")
     for source, reason in report.failed:
         click.echo(f"canon: {source}: {reason}", err=True)
+
+
+@dataclass
+class _Crawled:
+    """What a crawl gave a watch: the pages to keep (read from the crawl's file as they are
+    added), the pages not kept with why, and those that failed with why."""
+
+    pages: Iterator[Page]
+    skipped: tuple[tuple[str, str], ...] = ()
+    failed: tuple[tuple[str, str], ...] = ()
+
+
+def _not_kept(row: PageRow, on_site: Any) -> str | None:
+    """Why a page of the crawl is not watched (None: it is): ``failed`` (no answer, or it
+    could not be read), ``blocked`` (robots.txt), ``redirect`` (its target is a page of its
+    own), ``status`` (not 200), ``not-html``, ``noindex``, ``canonicalized`` (its canonical
+    link names another page of the site, which is watched when the crawl reached it),
+    ``no-text`` (no main text, as a home page of links)."""
+    if row.reason == "blocked":
+        return "blocked"
+    if row.status == 0 or row.reason == "error":
+        return "failed"
+    if row.reason in ("redirect", "not-html", "noindex"):
+        return row.reason
+    if row.status != 200:
+        return "status"
+    if row.canonical and row.canonical != row.url and on_site(row.canonical):
+        return "canonicalized"
+    return "no-text" if row.main_words == 0 or row.reason == "no-text" else None
+
+
+def _sorted_out(rows: Sequence[PageRow], on_site: Any) -> tuple[list[PageRow], _Crawled]:
+    """The rows of the pages to keep (one of those with the same text: ``duplicate``) and
+    the others, with why."""
+    kept: list[PageRow] = []
+    skipped: list[tuple[str, str]] = []
+    failed: list[tuple[str, str]] = []
+    texts: set[str] = set()
+    for row in rows:
+        why = _not_kept(row, on_site)
+        if why is None and row.canonical_hash is not None and row.canonical_hash in texts:
+            why = "duplicate"
+        if why == "failed":
+            failed.append((row.url, row.error or f"status {row.status}"))
+        elif why is not None:
+            skipped.append((row.url, why))
+        else:
+            kept.append(row)
+            texts.add(row.canonical_hash or row.url)
+    return kept, _Crawled(iter(()), tuple(skipped), tuple(failed))
+
+
+def _stored_pages(rows: Sequence[PageRow]) -> Iterator[Page]:
+    """The pages the crawl fetched, as fetched: their HTML is kept compressed in its file."""
+    from datetime import UTC, datetime
+    from email.utils import format_datetime
+
+    import zstandard
+
+    from ..sources.pagecache import Page
+
+    unpack = zstandard.ZstdDecompressor()
+    date = format_datetime(datetime.now(UTC), True)
+    for row in rows:
+        html = row.html or b""
+        body = unpack.decompress(html, max_output_size=64 * len(html) + 2**20) if html else b""
+        media = row.content_type or "text/html"
+        yield Page(row.url, row.final_url or row.url, row.status, media, row.charset, date, body)
+
+
+def _crawl_notes(report: CrawlReport) -> list[str]:
+    """What the crawl's limits did: stopped it, left URLs, shortened a Crawl-delay."""
+    notes = []
+    if report.out_of_time:
+        notes.append(f"the crawl stopped after {report.max_time:g} s, {report.left} URLs left")
+    elif report.left:
+        notes.append(f"{report.left} URLs found past --max-pages were not fetched")
+    for host, asked in report.capped:
+        notes.append(
+            f"{host} asks for a Crawl-delay of {asked:g} s; waited {report.max_crawl_delay:g} s"
+        )
+    for host in report.given_up:
+        notes.append(f"{host} failed too often in a row: its other pages were not asked for")
+    return notes
+
+
+@contextmanager
+def _crawled(
+    starts: tuple[str, ...], options: FetchOptions, max_pages: int | None, max_depth: int | None
+) -> Iterator[_Crawled]:
+    """Crawl the sites of ``starts`` with the audit's crawler (robots.txt and its
+    Crawl-delay, the audit's politeness with two requests to a site at once, the sites' own
+    pages only, the page and depth limits, its time limit) into a file of its own, and the
+    pages worth watching, read from that file while the file is there."""
+    if not starts:
+        yield _Crawled(iter(()))
+        return
+    import tempfile
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..audit.crawl import crawl
+    from ..audit.pages import Reading
+    from ..audit.settings import CrawlSettings
+    from ..audit.state import State
+    from ..extras import require
+    from ..index.store import Index
+    from ..profile import get_profile
+    from ..sources.client import Politeness
+    from ..sources.crawl.addresses import Scope
+    from ..sources.fetch import is_url
+
+    require("audit", "crawling a site")
+    for start in starts:
+        if not is_url(start):
+            raise OptionError(
+                "crawl", f"must be a site's address (http:// or https://), got {start!r}"
+            )
+    settings = CrawlSettings(
+        starts, max_pages=max_pages or MAX_PAGES, max_depth=max_depth, fetch=options,
+        politeness=Politeness(per_host=PER_HOST),
+    )  # fmt: skip
+    profile = get_profile("raw")
+    reading = Reading(settings.area, (profile,), settings.k)
+    with tempfile.TemporaryDirectory(prefix="canon-watch-crawl-") as folder:
+        path = Path(folder) / "crawl.db"
+        with Index(path, create=True) as index, State(path) as state:
+            indexed = index.use_profiles([profile], settings.k, 1)
+            with ThreadPoolExecutor(1) as executor, progress_bar("crawling", "pages") as update:
+                report = crawl(settings, indexed, state, executor, reading, update)
+            rows = list(state.pages(with_html=True))
+        for note in _crawl_notes(report):
+            click.echo(f"canon: {note}", err=True)
+        kept, found = _sorted_out(rows, Scope.of(starts).on_site)
+        yield replace(found, pages=_stored_pages(kept))
+
+
+def _mail_options(func: Any) -> Any:
+    """The options of the mail a run with changes sends."""
+    options = [
+        click.option(
+            "--mail-to",
+            multiple=True,
+            metavar="ADDRESS",
+            help="After a run with changes, mail its summary (the HTML report attached) to "
+            "ADDRESS. Repeatable.",
+        ),
+        click.option(
+            "--mail-from",
+            metavar="ADDRESS",
+            default=None,
+            help="The mail's sender (default: CANON_SMTP_USER when it is an address, else "
+            "canon@ this machine's name).",
+        ),
+        click.option(
+            "--smtp",
+            metavar="HOST[:PORT]",
+            default=None,
+            help="The SMTP server that sends the mail (default: localhost, port 25; 587 with "
+            "--smtp-starttls, 465 with --smtp-ssl). User and password from CANON_SMTP_USER "
+            "and CANON_SMTP_PASSWORD.",
+        ),
+        click.option("--smtp-starttls", is_flag=True, help="Secure the connection with STARTTLS."),
+        click.option("--smtp-ssl", is_flag=True, help="Connect over TLS from the start (SMTPS)."),
+        click.option(
+            "--smtp-timeout",
+            type=click.FloatRange(min=0.1),
+            default=None,
+            metavar="SECONDS",
+            help=f"Seconds to wait for the SMTP server at each step (default: {MAIL_TIMEOUT:g}).",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _mail_of(mail: dict[str, Any]) -> MailSettings | None:
+    """The mail options given → the mail's settings, checked; None when no mail is asked."""
+    if not mail["mail_to"]:
+        given = [name for name, value in mail.items() if value]
+        if given:
+            flag = "--" + given[0].replace("_", "-")
+            raise click.UsageError(f"{flag} needs --mail-to ADDRESS: whom to mail")
+        return None
+    if mail["smtp_starttls"] and mail["smtp_ssl"]:
+        raise click.UsageError("give --smtp-starttls or --smtp-ssl, not both")
+    security = "ssl" if mail["smtp_ssl"] else "starttls" if mail["smtp_starttls"] else "none"
+    timeout = mail["smtp_timeout"] if mail["smtp_timeout"] is not None else MAIL_TIMEOUT
+    return mail_settings(mail["mail_to"], mail["mail_from"], mail["smtp"], security, timeout)
 
 
 @watch_group.command("run")
@@ -117,6 +370,8 @@ def _print_added(folder: Path, report: AddReport) -> None:
     metavar="SHARE",
     help="A copy has grown when the share of the page it holds rose by at least this much.",
 )
+@_mail_options
+@lang_option
 @json_option
 @click.option(
     "--timeout",
@@ -151,12 +406,16 @@ def run_command(
     timeout: float,
     deadline: float,
     max_bytes: int,
+    lang: str | None,
+    **mail: Any,
 ) -> None:
     """Check the pages due in the watch DIR against the web, within --queries, and print
-    what changed since the last run (also written to DIR/changes.csv). A run stopped midway
-    is taken up by the next one, without sending its queries again. A terminal's stderr shows
-    the pages as they are checked."""
+    what changed since the last run; its report is written to DIR/report.html, its changes to
+    DIR/changes.csv and DIR/changes.xlsx (each run's kept in DIR/runs/N/). A run stopped
+    midway is taken up by the next one, without sending its queries again. A terminal's
+    stderr shows the pages as they are checked."""
     notify = _command_words(notify_cmd) if notify_cmd is not None else None
+    mailed = _mail_of(mail)
     options = FetchOptions(
         connect_timeout=min(10.0, timeout),
         read_timeout=timeout,
@@ -170,6 +429,8 @@ def run_command(
         allow_private_results=allow_private_results,
         growth=growth,
         notify=notify,
+        mail=mailed,
+        locale=locale_of(lang),
     )
     with progress_bar("checking pages", "pages") as on_page:
         report = run_watch(folder, provider, settings, on_page=on_page)
@@ -207,6 +468,9 @@ def _print_run(folder: Path, report: RunReport) -> None:
             detail = f"{c.share:.0%} {c.kind}{was}"
         click.echo(f"{_SIGNS[c.change]} {c.change:<5} {c.page} ← {c.url} {detail}")
     click.echo(f"Changes written to {folder / CHANGES_CSV}.")
+    xlsx = f" and {folder / CHANGES_XLSX}" if xlsx_available() else ""
+    kept = run_folder(folder, report.run)
+    click.echo(f"Report written to {folder / REPORT_HTML}{xlsx} (this run's files in {kept}).")
 
 
 @watch_group.command("list")
@@ -235,3 +499,23 @@ def list_command(folder: Path, gone: bool, as_json: bool) -> None:
                 f"  {c.share:>4.0%} {c.kind:<9} {c.url}  first seen {c.first_seen}, "
                 f"last seen {c.last_seen}{ended}"
             )
+
+
+@watch_group.command("remove")
+@_folder
+@click.argument("urls", nargs=-1, required=True, metavar="URL...")
+@json_option
+def remove_command(folder: Path, urls: tuple[str, ...], as_json: bool) -> None:
+    """Stop watching the pages at URL (as they were added) in the watch DIR: their copies and
+    changes go with them. A URL the watch does not hold is named, and the command exits 3."""
+    report = remove_pages(folder, urls)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
+    else:
+        with WatchStore(folder) as store:
+            total = len(store.pages())
+        click.echo(f"{len(report.removed)} page(s) removed from {folder} ({total} watched).")
+        for url in report.missing:
+            click.echo(f"canon: {url}: not in the watch", err=True)
+    if report.missing:
+        sys.exit(Outcome.SOME_FAILED)

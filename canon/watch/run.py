@@ -1,5 +1,7 @@
 """One run of a watch: the pages due checked against the web within the run's query budget,
-each finding kept with its dates, the changes written to ``changes.csv``.
+each finding kept with its dates; the run's report (``report.html``), its changes
+(``changes.csv``, ``changes.xlsx``) written (:mod:`.outputs`), and, when it found changes, a
+command and people by mail told of them.
 
 A run holds the watch's lock (:mod:`.lock`) from start to end.  Its plan (which pages, how
 many queries each: :mod:`.plan`) is stored before the first query, and each page's check is
@@ -25,10 +27,12 @@ from ..uniqueness.web import Provider, provider_of, web_check
 from .findings import found_in, unreached
 from .history import Seen, updated
 from .lock import locked
-from .outputs import notify, write_changes
+from .mail import send_mail
+from .outputs import notify, write_outputs
 from .own import Ownership
 from .plan import plan_run
 from .records import RunReport, WatchedPage
+from .report import RunView, mail_text, report_html, run_view
 from .settings import RunSettings
 from .store import PlanEntry, WatchStore
 
@@ -138,8 +142,24 @@ def run_watch(
             run, unfinished is not None, len(entries), len(entries), row.budget, row.sent,
             row.cached, tuple(store.changes(run)), row.started, row.finished or "",
         )  # fmt: skip
-    write_changes(folder, report)
+        view = run_view(store, report)
+    write_outputs(folder, view, settings.locale)
     shutil.rmtree(cache, ignore_errors=True)
-    if report.changes and settings.notify:
-        report = replace(report, notify_failed=notify(settings.notify, report, folder))
+    if report.changes:
+        failed = _tell(folder, view, settings)
+        if failed:
+            report = replace(report, notify_failed="; ".join(failed))
     return report
+
+
+def _tell(folder: Path, view: RunView, settings: RunSettings) -> list[str]:
+    """The command and the mail of ``settings`` told of the run's changes; why each that
+    failed did."""
+    failed = []
+    if settings.notify:
+        failed.append(notify(settings.notify, view.report, folder))
+    if settings.mail is not None:
+        subject, text = mail_text(view, settings.locale)
+        html = report_html(view, settings.locale, folder)
+        failed.append(send_mail(settings.mail, subject, text, html))
+    return [reason for reason in failed if reason]

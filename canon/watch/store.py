@@ -2,7 +2,10 @@
 republish, the runs with the pages each planned to check, every copy found and every change.
 
 Each page checked is written in one transaction with its plan entry marked done, so a run
-stopped midway keeps what it checked and the next run picks up the rest.
+stopped midway keeps what it checked and the next run picks up the rest.  The pages come in
+the order they are due (:func:`.plan.due`: never checked first, then by the time since their
+last check weighed by their copies); a page removed goes with its copies, changes and plan
+entries, in one transaction.
 """
 
 from __future__ import annotations
@@ -12,9 +15,11 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import OutputError
+from .plan import Copied, due
 from .records import Change, Copy, WatchedPage
 
 __all__ = ["DB_NAME", "FORMAT", "PlanEntry", "RunRow", "WatchStore"]
@@ -85,6 +90,7 @@ class WatchStore:
             folder.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit needs no fsync
             self.db.execute("PRAGMA busy_timeout=5000")
             self._schema()
         except (OSError, sqlite3.Error) as exc:
@@ -160,12 +166,40 @@ class WatchStore:
         )
 
     def pages(self) -> list[tuple[int, WatchedPage]]:
-        """Every page with its id, the never-checked first, then the longest unchecked."""
+        """Every page with its id, in the order they are due now (:func:`.plan.due`): the
+        never checked first, then by the time since their last check weighed by how likely
+        they are to be copied."""
         rows = self.db.execute(
             "SELECT id, url, final_url, canonical, title, text, added, checked FROM pages "
-            "ORDER BY checked IS NOT NULL, checked, id"
+            "ORDER BY id"
         )
-        return [(r[0], WatchedPage(*r[1:])) for r in rows]
+        pages = [(r[0], WatchedPage(*r[1:])) for r in rows]
+        return due(pages, self.copied(), datetime.now(UTC))
+
+    def copied(self) -> dict[int, Copied]:
+        """What the copies of each page found copied say: how many are still there, how many
+        were found, when the newest was first seen."""
+        rows = self.db.execute(
+            "SELECT page, SUM(gone IS NULL), COUNT(*), MAX(first_seen) FROM copies GROUP BY page"
+        )
+        return {r[0]: Copied(int(r[1]), int(r[2]), r[3]) for r in rows}
+
+    def remove_pages(self, urls: Sequence[str]) -> list[str]:
+        """Stop watching the pages at ``urls`` (as they were added): each goes with its
+        copies, its changes and its entries in the runs' plans, all in one transaction.
+        The URLs removed, in the order given."""
+        wanted = list(dict.fromkeys(urls))
+        removed: list[str] = []
+        with self.transaction():
+            for url in wanted:
+                row = self.db.execute("SELECT id FROM pages WHERE url=?", (url,)).fetchone()
+                if row is None:
+                    continue
+                for table, column in (("changes", "page"), ("copies", "page"), ("plan", "page"),
+                                      ("pages", "id")):  # fmt: skip
+                    self.db.execute(f"DELETE FROM {table} WHERE {column}=?", (row[0],))
+                removed.append(url)
+        return removed
 
     def page(self, page_id: int) -> WatchedPage:
         row = self.db.execute(

@@ -46,7 +46,7 @@ from testkit import corpus
 SCRIPTS = (
     "checks", "codepoints", "crawl", "dedup", "extraction", "fuzz", "index", "lemmas", "quality",
     "repairs", "sampling", "sentences", "seo_ranges", "signatures", "soak", "speed", "startup",
-    "synonyms", "verdict", "winnowing", "workers",
+    "synonyms", "verdict", "watch", "winnowing", "workers",
 )  # fmt: skip
 SHARED = ("_common", "_skeletons", "data")
 TESTKIT = ("corpus", "drafts", "synonymizer", "tricks")  # shared with the tests, in testkit/

@@ -154,6 +154,13 @@ class _ServeCommand(click.Command):
     show_default=True,
     help="Site audits the server runs at once (each user: at most their own quota).",
 )
+@click.option(
+    "--watches",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="Show the watches of canon watch kept in this folder (each subfolder holding "
+    "watch.db, or the folder itself), read-only, under /watch.",
+)
 def serve(
     db: Path | None,
     host: str,

@@ -2,7 +2,8 @@
 
 ``create_app(index)`` serves ``/api/compare``, ``/api/check``, ``/api/check/jobs`` (checks
 against the web, as jobs), ``/api/index/stats``, ``/healthz`` and the pages ``/`` (compare),
-``/check`` (with ``/check/web/<id>``, a check against the web as it goes) and ``/index``, in
+``/check`` (with ``/check/web/<id>``, a check against the web as it goes), ``/index``, and with a
+folder of watches ``/watch`` (:mod:`canon.web.routes.watch`), in
 Russian unless a request asks for English (``?lang=en`` or ``Accept-Language``).  Which pages
 exist is decided when the app is created: ``/index`` and the check against the index with an
 index; ``/check`` with an index or, without one, when a search provider is configured (then
@@ -28,6 +29,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from .._version import __version__
+from ..errors import OptionError
 from ..index.store import Index
 from .accounts import Accounts
 from .audits import stop_audits
@@ -48,7 +50,7 @@ from .handlers import (
 from .hosts import KnownHosts
 from .i18n import load_catalogs
 from .middleware import BodyLimit, RetryAfter
-from .routes import api, audit, pages, signin, webcheck
+from .routes import api, audit, pages, signin, watch, webcheck
 from .running import pool_of
 from .secret import derived_key, server_secret
 from .security import SecurityHeaders
@@ -149,4 +151,8 @@ def create_app(index: Path | None = None, **options: Any) -> FastAPI:
     if settings.audits is not None:
         Path(settings.audits).mkdir(parents=True, exist_ok=True)
         app.include_router(audit.router)
+    if settings.watches is not None:
+        if not Path(settings.watches).is_dir():
+            raise OptionError("watches", "must be a folder of watches, or one watch")
+        app.include_router(watch.router)
     return app

@@ -50,7 +50,9 @@ class ServerSettings:
     ``users`` (a users file of ``canon users``), every page and the API need a signed-in user
     (:mod:`canon.web.signin`), whose session lasts ``session_hours``; each user sees the jobs
     they started and spends their own quotas.  At most ``audits_at_once`` audits run at once
-    on the server (and at most the user's own quota of them, for each user).
+    on the server (and at most the user's own quota of them, for each user).  With ``watches``
+    (a folder of watches of ``canon watch``, or one watch), the pages under ``/watch`` show
+    them, read-only.
     """
 
     index: Path | None = None
@@ -74,6 +76,7 @@ class ServerSettings:
     users: Path | None = None
     session_hours: float = 12.0
     audits_at_once: int = 1
+    watches: Path | None = None
 
 
 def _host_name(name: str) -> str:

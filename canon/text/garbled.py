@@ -68,6 +68,7 @@ _MIXED = regex.compile(r"[\p{P}\p{S}]*[а-яёА-ЯЁA-Za-z0-9\-\u2010\u2011]+[\
 _PIECE = regex.compile(r"[^\s\p{Z}]+")
 # Lines, a line that ends inside a word with a hyphen or a soft hyphen running on.
 _LINES = regex.compile(r"(?:[^\n]*[-\u00ad\u2010][^\S\n]*\n)*[^\n]+")
+_RUNS_ON = regex.compile(r"[^\S\n]*\n")  # after a line's last piece
 _PUNCTUATION = r"[\p{P}\p{S}--[@#&]]"  # around a word; @, # and & may stand for letters
 _LEAD = regex.compile(f"{_PUNCTUATION}*", regex.V1)
 _TRAIL = regex.compile(f"{_PUNCTUATION}*$", regex.V1)
@@ -310,7 +311,23 @@ def _core(piece: str) -> tuple[int, int]:
 
 
 def _letterish(char: str) -> bool:
+    """A letter, a digit or a look-alike of a letter; no invisible character (the Hangul
+    fillers are letters to Unicode)."""
+    if IGNORABLE.match(char) is not None:
+        return False
     return char.isalpha() or char.isdigit() or char in twins()
+
+
+def _seen(text: str, piece: regex.Match[str], typed_for_spaces: bool) -> str:
+    """What a reader sees of a piece: the piece without the invisible characters put inside
+    its words, or as typed where the text types them for its spaces (there they part words).
+    A soft hyphen that ends a line stays: a word runs on to the next."""
+    typed = piece.group()
+    if typed_for_spaces:
+        return typed
+    if typed.endswith("\u00ad") and _RUNS_ON.match(text, piece.end()) is not None:
+        return _GAP.sub("", typed[:-1]) + typed[-1]
+    return _GAP.sub("", typed) or typed
 
 
 def _plain(piece: str) -> str:
@@ -414,31 +431,39 @@ def _script(char: str) -> int:
     return 0
 
 
-def _mark(piece: str, mode: LatinMode) -> int:
+def _mark(piece: str, visible: str, mode: LatinMode) -> int:
     """3 for a suspect piece; 2 for a piece mixing Russian letters with Latin letters or
-    digits, or a short one with marks or invisible characters (or with Latin letters and
-    digits, in volapuk); 1 for a short piece; else 0."""
-    suspect = _suspect(piece, mode)
+    digits, or a short one with marks, of invisible characters alone, or with invisible
+    characters put among letters that spell no word (or with Latin letters and digits, in
+    volapuk); 1 for a short piece; else 0.  The piece is marked as ``visible`` (:func:`_seen`)
+    shows it: invisible characters put in a word are the other rules' (:mod:`.normalize`),
+    and never make the words around it read as letters spaced apart (``н␣а на до`` is no
+    ``надо``)."""
+    suspect = _suspect(visible, mode)
     if suspect:
         return suspect + 1
-    if mode.volapuk and piece.isascii() and _letters(piece) <= _SHORT + 1 and _digit_in(piece):
+    short = _letters(visible) <= _SHORT + 1
+    if mode.volapuk and visible.isascii() and short and _digit_in(visible):
         return 2  # a spaced letter and a digit spelling the next one: a6i
-    if _letters(piece) > _SHORT:
+    if _letters(visible) > _SHORT:
         return 0
-    if all(_quiet(c) for c in piece):
+    if all(_quiet(c) for c in visible):
         return 2
-    if _letters(piece) == 0:
+    if _letters(visible) == 0:
         return 0
-    return 1 if piece.isascii() or _CLEAN.fullmatch(piece) else 2
+    if visible != piece and not is_known(_plain(visible)):
+        return 2  # letters spaced apart, invisible characters among them: с о б͏а к а
+    return 1 if visible.isascii() or _CLEAN.fullmatch(visible) else 2
 
 
-def _zones(text: str, mode: LatinMode) -> list[tuple[int, int]]:
+def _zones(text: str, mode: LatinMode, typed_for_spaces: bool) -> list[tuple[int, int]]:
     """Stretches of text, line by line, holding a suspect piece and the short pieces beside
-    it (letters spaced apart), with one piece more either side."""
+    it (letters spaced apart), with one piece more either side; ``typed_for_spaces`` tells
+    that the text types invisible characters for its spaces."""
     spans: list[tuple[int, int]] = []
     for line in _LINES.finditer(text):
         pieces = list(_PIECE.finditer(text, line.start(), line.end()))
-        marks = [_mark(piece.group(), mode) for piece in pieces]
+        marks = [_mark(p.group(), _seen(text, p, typed_for_spaces), mode) for p in pieces]
         i = 0
         while i < len(marks):
             if not marks[i]:
@@ -601,11 +626,9 @@ def read_garbled(text: str) -> tuple[str, tuple[Folded, ...]]:
     and each such word as a :class:`.Folded` segment."""
     chars: list[str] | None = None
     found: list[Folded] = []
-    invisible_spaces: bool | None = None
+    invisible_spaces = _GAP.search(text) is not None and _typed_for_spaces(text)
     mode = latin_mode(text)
-    for start, end in _zones(text, mode):
-        if invisible_spaces is None:
-            invisible_spaces = _typed_for_spaces(text)
+    for start, end in _zones(text, mode, invisible_spaces):
         units = _units(text, start, end)
         for i, j, reading in _segment(text, units, invisible_spaces, mode):
             group, after = units[i:j], units[j - 1]

@@ -263,7 +263,8 @@ def _checked_build(
 
 
 def _ignorable_actions(text: str) -> dict[int, str]:
-    """Each ignorable character's replacement: removed inside a word, a space between words.
+    """Each ignorable character's replacement: removed inside a word or beside a space, a
+    space between words.
 
     An invisible character between two word characters may stand inside a word or for a
     space.  Between two scripts (Cyrillic, Latin, digits) it is a space.  Otherwise the text
@@ -285,10 +286,26 @@ def _ignorable_actions(text: str) -> dict[int, str]:
         inside = (start, end) in between
         found = [m.start() for m in IGNORABLE.finditer(text, start, end)]
         space = inside and _stands_for_a_space(text, start, end, spaced)
-        inside = inside or _beside_a_hyphen(text, start, end)
+        inside = inside or _beside_a_hyphen(text, start, end) or _beside_a_space(text, start, end)
         for at in found:
             actions[at] = " " if space or not inside else ""
     return actions
+
+
+_BREAKS = "\n\r\x0b\x0c\x85\u2028\u2029"
+_BLANK = re.compile(f"[^\\S{_BREAKS}]")  # a space on its line
+_LINE_END = re.compile(f"[^\\S{_BREAKS}]*[{_BREAKS}]")
+
+
+def _beside_a_space(text: str, start: int, end: int) -> bool:
+    """A run beside a space (``с␣ о б а к а``): nothing, as if never typed, so the gaps
+    between words stay as wide as typed.  Not at a line's end, where it may mark a word
+    running on (a soft hyphen)."""
+    if _LINE_END.match(text, end) is not None:
+        return False
+    return (start > 0 and _BLANK.match(text, start - 1) is not None) or _BLANK.match(
+        text, end
+    ) is not None
 
 
 _SPACES = re.compile(r"\s+")

@@ -279,6 +279,14 @@ def test_ignorables_between_words_act_as_a_space(char: str) -> None:
     assert normalize(f"{char}кот", ignorables=True).text == " кот"
 
 
+@pytest.mark.parametrize("char", _IGNORABLES)
+def test_ignorables_beside_a_space_are_removed(char: str) -> None:
+    # the gaps stay as typed: letters spaced apart are spaced alike still
+    assert normalize(f"с{char} о б {char}а к а", ignorables=True).text == "с о б а к а"
+    # at a line's end it may mark a word running on (a soft hyphen): a space, as between words
+    assert normalize(f"ла{char} \nяла", ignorables=True).text == "ла  \nяла"
+
+
 def test_without_the_option_ignorables_stay() -> None:
     assert "\u1160" in normalize("со\u3164бака").text
 

@@ -7,7 +7,7 @@ import re
 import time
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import canon
@@ -102,6 +102,8 @@ _WORDS = ORIGINAL.replace(",", "").replace(".", "").split()
     st.lists(st.sampled_from(_WORDS), min_size=1, max_size=8),
     st.lists(st.tuples(st.integers(0, 100), st.sampled_from(_INVISIBLE)), max_size=6),
 )
+@example(["на", "на", "до"], [(0, "\u034f")])  # one invisible character: на до is no надо
+@example(["а", "а", "а"], [(0, "\u3164")])  # nor а а а one word
 def test_inserting_ignorables_into_words_never_changes_the_lemma_tokens(
     chosen: list[str], inserts: list[tuple[int, str]]
 ) -> None:
@@ -116,6 +118,30 @@ def test_inserting_ignorables_into_words_never_changes_the_lemma_tokens(
     assert [altered[s:e] for s, e in result.spans] == [
         w for w, c in zip(words, chosen) if canon.canonicalize(c, "lemma").tokens
     ]
+
+
+_SHORT_WORDS = ["на на до", "и на от", "по до за", "а на до", "на до за", "а а а"]
+_IGNORABLES = ["\u034f", "\u200b", "\u2060", "\u00ad", "\ufe0f", "\u3164"]
+
+
+def _ignorable_in_a_word(text: str, char: str) -> list[str]:
+    """``text`` with ``char`` put at the start, inside and at the end of each word in turn."""
+    words = text.split(" ")
+    out = []
+    for i, word in enumerate(words):
+        for cut in range(len(word) + 1):
+            altered = [*words[:i], word[:cut] + char + word[cut:], *words[i + 1 :]]
+            out.append(" ".join(altered))
+    return out
+
+
+@pytest.mark.parametrize("char", _IGNORABLES, ids=lambda c: f"U+{ord(c):04X}")
+@pytest.mark.parametrize("text", _SHORT_WORDS)
+def test_an_ignorable_in_a_short_word_joins_no_words_around_it(text: str, char: str) -> None:
+    # short words stay words: one invisible character does not make them letters spaced apart
+    clean = canon.canonicalize(text, "lemma").tokens
+    for altered in _ignorable_in_a_word(text, char):
+        assert canon.canonicalize(altered, "lemma").tokens == clean, altered
 
 
 def test_the_invisible_switch_is_in_the_fingerprint() -> None:

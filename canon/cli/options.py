@@ -7,6 +7,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,8 @@ from ..sources.documents import Document, read_source
 from ..sources.fetch import FetchOptions
 
 __all__ = [
+    "fetch_limit_options",
+    "fetch_limits",
     "fetch_options",
     "json_option",
     "lang_option",
@@ -30,6 +33,7 @@ __all__ = [
     "refuse_when_nothing_to_read",
     "rule_changes",
     "source_options",
+    "stacked",
     "stage_status",
     "workers_option",
 ]
@@ -37,7 +41,7 @@ __all__ = [
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
-def _stack(options: Sequence[Decorator], func: Callable[..., Any]) -> Callable[..., Any]:
+def stacked(options: Sequence[Decorator], func: Callable[..., Any]) -> Callable[..., Any]:
     """Apply click options so that they appear in ``--help`` in the order given."""
     for option in reversed(options):
         func = option(func)
@@ -111,12 +115,40 @@ def profile_options(func: Callable[..., Any]) -> Callable[..., Any]:
             help="Map synonyms to one word: a file of groups, or 'synonyms-ru' (built in).",
         ),
     ]
-    return _stack(options, func)
+    return stacked(options, func)
+
+
+# How long a fetch may take and how large a page may be: every command that fetches.
+_LIMITS: list[Decorator] = [
+    click.option(
+        "--timeout",
+        type=click.FloatRange(min=0.1),
+        default=20.0,
+        show_default=True,
+        help="Seconds to wait for each connect or read.",
+    ),
+    click.option(
+        "--deadline",
+        type=click.FloatRange(min=0.1),
+        default=30.0,
+        show_default=True,
+        metavar="SECONDS",
+        help="Seconds a whole fetch, or a query to a search provider, may take: connecting, "
+        "reading, every redirect.",
+    ),
+    click.option(
+        "--max-bytes",
+        type=click.IntRange(min=1),
+        default=10_000_000,
+        show_default=True,
+        help="Refuse pages larger than this many bytes (after decompression).",
+    ),
+]
 
 
 def source_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Options for reading sources: web pages, extraction, the page cache."""
-    options = [
+    options: list[Decorator] = [
         click.option(
             "--whole-page",
             is_flag=True,
@@ -134,29 +166,7 @@ def source_options(func: Callable[..., Any]) -> Callable[..., Any]:
             show_default=True,
             help="Fetch URLs that resolve to loopback, private or link-local addresses.",
         ),
-        click.option(
-            "--timeout",
-            type=click.FloatRange(min=0.1),
-            default=20.0,
-            show_default=True,
-            help="Seconds to wait for each connect or read.",
-        ),
-        click.option(
-            "--deadline",
-            type=click.FloatRange(min=0.1),
-            default=30.0,
-            show_default=True,
-            metavar="SECONDS",
-            help="Seconds a whole fetch, or a query to a search provider, may take: connecting, "
-            "reading, every redirect.",
-        ),
-        click.option(
-            "--max-bytes",
-            type=click.IntRange(min=1),
-            default=10_000_000,
-            show_default=True,
-            help="Refuse pages larger than this many bytes (after decompression).",
-        ),
+        *_LIMITS,
         click.option(
             "--max-redirects",
             type=click.IntRange(min=0),
@@ -165,17 +175,29 @@ def source_options(func: Callable[..., Any]) -> Callable[..., Any]:
             help="Follow at most this many redirects.",
         ),
     ]
-    return _stack(options, func)
+    return stacked(options, func)
 
 
-def fetch_options(opts: dict[str, Any]) -> tuple[FetchOptions, bool]:
-    """The source options (removed from ``opts``): how to fetch, and whether whole pages."""
+def fetch_limit_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--timeout``, ``--deadline`` and ``--max-bytes`` (read by :func:`fetch_limits`)."""
+    return stacked(_LIMITS, func)
+
+
+def fetch_limits(opts: dict[str, Any]) -> FetchOptions:
+    """The fetch limit options (removed from ``opts``) as fetch options."""
     timeout = opts.pop("timeout")
-    options = FetchOptions(
+    return FetchOptions(
         connect_timeout=min(10.0, timeout),
         read_timeout=timeout,
         deadline=opts.pop("deadline"),
         max_bytes=opts.pop("max_bytes"),
+    )
+
+
+def fetch_options(opts: dict[str, Any]) -> tuple[FetchOptions, bool]:
+    """The source options (removed from ``opts``): how to fetch, and whether whole pages."""
+    options = replace(
+        fetch_limits(opts),
         max_redirects=opts.pop("max_redirects"),
         allow_private=opts.pop("allow_private"),
         cache_dir=opts.pop("cache_dir"),

@@ -34,12 +34,15 @@ from ..watch.settings import GROWTH
 from ..watch.xlsx import xlsx_available
 from . import cli
 from .options import (
+    fetch_limit_options,
+    fetch_limits,
     fetch_options,
     json_option,
     lang_option,
     locale_of,
     progress_bar,
     source_options,
+    stacked,
 )
 
 if TYPE_CHECKING:
@@ -312,9 +315,7 @@ def _mail_options(func: Any) -> Any:
             help=f"Seconds to wait for the SMTP server at each step (default: {MAIL_TIMEOUT:g}).",
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stacked(options, func)
 
 
 def _mail_of(mail: dict[str, Any]) -> MailSettings | None:
@@ -373,28 +374,7 @@ def _mail_of(mail: dict[str, Any]) -> MailSettings | None:
 @_mail_options
 @lang_option
 @json_option
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.1),
-    default=20.0,
-    show_default=True,
-    help="Seconds to wait for each connect or read.",
-)
-@click.option(
-    "--deadline",
-    type=click.FloatRange(min=0.1),
-    default=30.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Seconds a page found, or a query to the search provider, may take in all.",
-)
-@click.option(
-    "--max-bytes",
-    type=click.IntRange(min=1),
-    default=10_000_000,
-    show_default=True,
-    help="Refuse pages larger than this many bytes (after decompression).",
-)
+@fetch_limit_options
 def run_command(
     folder: Path,
     queries: int,
@@ -403,11 +383,8 @@ def run_command(
     notify_cmd: str | None,
     growth: float,
     as_json: bool,
-    timeout: float,
-    deadline: float,
-    max_bytes: int,
     lang: str | None,
-    **mail: Any,
+    **opts: Any,
 ) -> None:
     """Check the pages due in the watch DIR against the web, within --queries, and print
     what changed since the last run; its report is written to DIR/report.html, its changes to
@@ -415,13 +392,8 @@ def run_command(
     midway is taken up by the next one, without sending its queries again. A terminal's
     stderr shows the pages as they are checked."""
     notify = _command_words(notify_cmd) if notify_cmd is not None else None
-    mailed = _mail_of(mail)
-    options = FetchOptions(
-        connect_timeout=min(10.0, timeout),
-        read_timeout=timeout,
-        deadline=deadline,
-        max_bytes=max_bytes,
-    )
+    options = fetch_limits(opts)
+    mailed = _mail_of(opts)  # the mail options are what is left
     provider = provider_for(folder, web)
     settings = RunSettings(
         queries=queries,

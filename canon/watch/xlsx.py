@@ -14,15 +14,17 @@ from datetime import UTC, datetime
 from io import BytesIO
 from typing import Any
 
+from ..report.language import N_
 from .records import Change, Copy
 from .report import RunView, Speech
 
 __all__ = ["CHANGE_HEADERS", "COPY_HEADERS", "changes_xlsx", "xlsx_available"]
 
 CHANGE_HEADERS = (
-    "Run", "Page", "Copy", "Change", "Share", "Before", "Kind", "First seen", "Last seen",
+    N_("Run"), N_("Page"), N_("Copy"), N_("Change"), N_("Share"), N_("Before"), N_("Kind"),
+    N_("First seen"), N_("Last seen"),
 )  # fmt: skip
-COPY_HEADERS = ("Page", "Copy", "Share", "Kind", "First seen", "Last seen")
+COPY_HEADERS = ("Page", "Copy", "Share", "Kind", "First seen", "Last seen")  # of CHANGE_HEADERS
 _WIDTHS = {"Run": 7, "Page": 50, "Copy": 60, "Change": 12, "Share": 9, "Before": 9, "Kind": 13,
            "First seen": 18, "Last seen": 18}  # fmt: skip
 _DATES = ("First seen", "Last seen")
@@ -50,7 +52,7 @@ class _Sheet:
         self.link = book.get_default_url_format()
         bold = book.add_format({"bold": True})
         for column, header in enumerate(headers):
-            shown = say(header) + (" (UTC)" if header in _DATES else "")
+            shown = say.gettext(header) + (" (UTC)" if header in _DATES else "")
             self.sheet.write_string(0, column, shown, bold)
             self.sheet.set_column(column, column, _WIDTHS[header])
         self.headers = headers
@@ -69,7 +71,7 @@ class _Sheet:
             when = datetime.fromisoformat(value).astimezone(UTC).replace(tzinfo=None)
             sheet.write_datetime(row, column, when, self.date)
         elif header in ("Change", "Kind"):
-            sheet.write_string(row, column, self.say(value))
+            sheet.write_string(row, column, self.say.gettext(value))
         elif isinstance(value, str) and self._linked(value):
             sheet.write_url(row, column, value, self.link, string=value)
             self.links += 1
@@ -114,11 +116,11 @@ def changes_xlsx(view: RunView, locale: str = "en") -> bytes:
         "strings_to_numbers": False,
     }
     book = xlsxwriter.Workbook(out, options)
-    changes = _Sheet(book, say("Changes"), CHANGE_HEADERS, say)
+    changes = _Sheet(book, say.gettext("Changes"), CHANGE_HEADERS, say)
     for number, change in enumerate(view.report.changes, 1):
         changes.row(number, _change_values(change))
     changes.close(len(view.report.changes))
-    copies = _Sheet(book, say("Copies"), COPY_HEADERS, say)
+    copies = _Sheet(book, say.gettext("Copies"), COPY_HEADERS, say)
     number = 0
     for page in view.pages:
         for copy in page.copies:

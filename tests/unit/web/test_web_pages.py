@@ -105,7 +105,7 @@ def test_every_message_of_the_pages_has_its_translation() -> None:
     keywords = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
     found = {
         message
-        for folder in (WEB, WEB.parent / "report")  # the pages, and what reports say too
+        for folder in (WEB, WEB.parent / "report", WEB.parent / "watch")  # and what reports say
         for _, _, message, _, _ in extract_from_dir(
             folder, mapping, options_map=options, keywords=keywords
         )

@@ -74,7 +74,7 @@ _LEAD = regex.compile(f"{_PUNCTUATION}*", regex.V1)
 _TRAIL = regex.compile(f"{_PUNCTUATION}*$", regex.V1)
 _QUIET_CATEGORIES = frozenset({"Mn", "Me", "Cf", "Cc", "Co", "Cs", "Cn"})
 _GAP = regex.compile(r"\p{Default_Ignorable_Code_Point}+")
-_KEPT = frozenset("\u0306\u0308")  # the marks of й and ё
+_KEPT_ON = {"и": "\u0306", "И": "\u0306", "е": "\u0308", "Е": "\u0308"}  # й and ё
 _HYPHENS = frozenset("-\u2010\u2011")
 _SEPARATORS = frozenset(".,;:!?…/\\")
 # Costs of reading a character: the cheaper a reading, the likelier the trick.
@@ -332,7 +332,12 @@ def _seen(text: str, piece: regex.Match[str], typed_for_spaces: bool) -> str:
 
 def _plain(piece: str) -> str:
     """The piece as the other rules would look it up: no marks, no invisible characters."""
-    kept = "".join(c for c in unicodedata.normalize("NFD", piece) if c in _KEPT or not _quiet(c))
+    decomposed = unicodedata.normalize("NFD", piece)
+    kept = "".join(
+        c
+        for i, c in enumerate(decomposed)
+        if not _quiet(c) or (i and _KEPT_ON.get(decomposed[i - 1]) == c)
+    )
     text = unicodedata.normalize("NFKC", kept)
     start, end = _core(text)
     return text[start:end].casefold()
@@ -433,12 +438,12 @@ def _script(char: str) -> int:
 
 def _mark(piece: str, visible: str, mode: LatinMode) -> int:
     """3 for a suspect piece; 2 for a piece mixing Russian letters with Latin letters or
-    digits, or a short one with marks, of invisible characters alone, or with invisible
-    characters put among letters that spell no word (or with Latin letters and digits, in
-    volapuk); 1 for a short piece; else 0.  The piece is marked as ``visible`` (:func:`_seen`)
-    shows it: invisible characters put in a word are the other rules' (:mod:`.normalize`),
-    and never make the words around it read as letters spaced apart (``н␣а на до`` is no
-    ``надо``)."""
+    digits, a short one of invisible characters alone, or a short one with marks or invisible
+    characters that is no word without them (or with Latin letters and
+    digits, in volapuk); 1 for a short piece; else 0.  The piece is marked as ``visible``
+    (:func:`_seen`) shows it: marks and invisible characters put in a word are the other
+    rules' (:mod:`.normalize`), and never make the words around it read as letters spaced
+    apart (``н́а на до``, ``н␣а на до`` are no ``надо``)."""
     suspect = _suspect(visible, mode)
     if suspect:
         return suspect + 1
@@ -451,9 +456,12 @@ def _mark(piece: str, visible: str, mode: LatinMode) -> int:
         return 2
     if _letters(visible) == 0:
         return 0
-    if visible != piece and not is_known(_plain(visible)):
-        return 2  # letters spaced apart, invisible characters among them: с о б͏а к а
-    return 1 if visible.isascii() or _CLEAN.fullmatch(visible) else 2
+    if visible != piece or not (visible.isascii() or _CLEAN.fullmatch(visible)):
+        # Invisible characters or marks in a short piece: the other rules' (:mod:`.normalize`)
+        # in a word they leave a word (``н́а``, ``н͏а``); else letters
+        # spaced apart with them among them (``с о б͏а к а``, ``с о б́ а к а``).
+        return 1 if is_known(_plain(visible)) else 2
+    return 1
 
 
 def _zones(text: str, mode: LatinMode, typed_for_spaces: bool) -> list[tuple[int, int]]:

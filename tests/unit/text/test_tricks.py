@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import re
 import time
+import unicodedata
 
 import pytest
+import regex
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -142,6 +144,38 @@ def test_an_ignorable_in_a_short_word_joins_no_words_around_it(text: str, char: 
     clean = canon.canonicalize(text, "lemma").tokens
     for altered in _ignorable_in_a_word(text, char):
         assert canon.canonicalize(altered, "lemma").tokens == clean, altered
+
+
+def _quiet_characters() -> list[str]:
+    """Every assigned character a word may carry that no reader sees as a letter: the
+    default-ignorable ones but the bidirectional controls (they change the order a line is
+    shown in, and the text is read as shown), and every combining mark but the two that make
+    й and ё of и and е."""
+    ignorable = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+    bidi = regex.compile(r"\p{Bidi_Control}")
+    found = []
+    for code in range(0x110000):
+        char = chr(code)
+        category = unicodedata.category(char)
+        if category == "Cn" or bidi.match(char) or char in "\u0306\u0308\u0344":
+            continue
+        if ignorable.match(char) or category in ("Mn", "Me"):
+            found.append(char)
+    return found
+
+
+@pytest.mark.parametrize("text", ["на на до", "а а а"])
+def test_no_quiet_character_in_a_short_word_joins_the_words_around_it(text: str) -> None:
+    """The sweep of the class: every such character (about 2,400), at every place of every
+    word."""
+    clean = canon.canonicalize(text, "lemma").tokens
+    broken = [
+        altered
+        for char in _quiet_characters()
+        for altered in _ignorable_in_a_word(text, char)
+        if canon.canonicalize(altered, "lemma").tokens != clean
+    ]
+    assert not broken, broken[:5]
 
 
 def test_the_invisible_switch_is_in_the_fingerprint() -> None:

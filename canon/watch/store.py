@@ -22,7 +22,7 @@ from ..errors import OutputError
 from .plan import Copied, due
 from .records import Change, Copy, WatchedPage
 
-__all__ = ["DB_NAME", "FORMAT", "PlanEntry", "RunRow", "WatchStore"]
+__all__ = ["DB_NAME", "FORMAT", "PlanEntry", "RunRow", "WatchStore", "stored_spans"]
 
 DB_NAME = "watch.db"
 FORMAT = 2  # the schema's version, kept in ``meta``; 2 keeps each copy's spans
@@ -51,8 +51,14 @@ CREATE TABLE IF NOT EXISTS changes (
 """
 
 
-def _spans(stored: str) -> tuple[tuple[int, int], ...]:
-    return tuple((int(start), int(end)) for start, end in json.loads(stored))
+def stored_spans(stored: str | None, length: int | None = None) -> tuple[tuple[int, int], ...]:
+    """A copy's stored ``[start, end)`` runs (JSON); with ``length``, kept within a text of
+    that many characters (a page whose text was refreshed since may be shorter)."""
+    runs = ((int(start), int(end)) for start, end in json.loads(stored or "[]"))
+    if length is None:
+        return tuple(runs)
+    clipped = ((max(0, start), min(length, end)) for start, end in runs)
+    return tuple((start, end) for start, end in clipped if end > start)
 
 
 @dataclass(frozen=True)
@@ -262,7 +268,7 @@ class WatchStore:
             f"WHERE {' AND '.join(where)} ORDER BY p.id, c.share DESC, c.url",
             args,
         )
-        return [Copy(r[0], r[1], r[2], r[3], r[4], r[5], r[6], _spans(r[7])) for r in rows]
+        return [Copy(r[0], r[1], r[2], r[3], r[4], r[5], r[6], stored_spans(r[7])) for r in rows]
 
     def page_checked(
         self, run: int, entry: PlanEntry, checked: str, copies: Sequence[Copy],

@@ -13,7 +13,6 @@ read, or of a format this version does not know, is a :class:`Problem` said on t
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
 from collections.abc import Sequence
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..watch import CHANGES, DB_NAME, Copy, WatchedPage
-from ..watch.store import FORMAT
+from ..watch.store import FORMAT, stored_spans
 from .service import N_, FieldError
 
 __all__ = [
@@ -186,17 +185,6 @@ def watch_folder(root: Path, name: str) -> Path:
     return found
 
 
-def _spans(stored: str, length: int) -> tuple[tuple[int, int], ...]:
-    """The stored ``[start, end)`` runs within a text of ``length`` characters (a page whose
-    text was refreshed since may be shorter)."""
-    runs = []
-    for start, end in json.loads(stored or "[]"):
-        start, end = max(0, int(start)), min(length, int(end))
-        if end > start:
-            runs.append((start, end))
-    return tuple(runs)
-
-
 def _connect(path: Path) -> sqlite3.Connection:
     """``path`` opened read-only, creating nothing: as it stands when no run writes it (no
     write-ahead log beside it), else through the log."""
@@ -326,7 +314,8 @@ class WatchReader:
         )
         try:
             return [
-                Copy(r[0], r[1], r[2], r[3], r[4], r[5], r[6], _spans(r[7], length)) for r in rows
+                Copy(r[0], r[1], r[2], r[3], r[4], r[5], r[6], stored_spans(r[7], length))
+                for r in rows
             ]
         except (ValueError, TypeError):
             raise Unreadable(Problem("damaged")) from None

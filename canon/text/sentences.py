@@ -39,7 +39,7 @@ _INVISIBLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 # A stop razdel may have read as no end of a sentence (before a small letter, after an
 # abbreviation-like word, inside quotes), or a closing quotation mark before a capital letter
 # (a quoted title standing as a sentence of its own, without a stop).
-_STOP = regex.compile(r"[.!?…]+[\p{Pf}\p{Pe}\"'»]*\s+|(?<=\S)[\p{Pf}\"»]\s+(?=\p{Lu})")
+_STOP = regex.compile(r"[\p{STerm}…]+[\p{Pf}\p{Pe}\"'»]*\s+|(?<=\S)[\p{Pf}\"»]\s+(?=\p{Lu})")
 _LETTER = regex.compile(r"\p{L}")
 
 
@@ -75,9 +75,15 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
 
 @lru_cache(maxsize=4)
+def _shown(typed: str) -> str:
+    """The text as shown, invisible characters as spaces: one character for one, as the
+    canonical form reads it, so its words' spans hold."""
+    return _INVISIBLE.sub(" ", display_order(typed)[0])
+
+
+@lru_cache(maxsize=4)
 def _spans(typed: str) -> tuple[tuple[int, int], ...]:
-    # One character for one, as the canonical form reads the text: its words' spans hold.
-    text = _INVISIBLE.sub(" ", display_order(typed)[0])
+    text = _shown(typed)
     spans: list[tuple[int, int]] = []
     for line_start, line_end in _lines(text):
         for start, end in _pieces(text, line_start, line_end):
@@ -94,7 +100,7 @@ def sentence_parts(text: str, spans: Iterable[tuple[int, int]]) -> list[tuple[in
     abbreviation or a sentence going on, a writer who shuffled words, or merged two
     sentences, may have ended one.
     Parts without a letter are left out; a sentence without such a stop gives none."""
-    shown = _INVISIBLE.sub(" ", display_order(text)[0])
+    shown = _shown(text)
     parts: list[tuple[int, int]] = []
     for start, end in spans:
         cuts = [m.end() for m in _STOP.finditer(shown, start, end) if m.end() < end]

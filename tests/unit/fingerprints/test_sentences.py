@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -111,6 +112,22 @@ def test_sentence_spans_are_ordered_disjoint_and_hold_text(text: str) -> None:
 def test_the_parts_a_stop_inside_a_sentence_divides(text: str, parts: list[str]) -> None:
     found = sentence_parts(text, sentence_spans(text))
     assert [text[start:end] for start, end in found] == parts
+
+
+_TERMINALS = [chr(c) for c in range(0x110000) if regex.match(r"\p{STerm}", chr(c))] + ["…"]
+
+
+def test_every_sentence_terminal_divides_a_sentence_run_into_the_next() -> None:
+    """The sweep of the class: each of Unicode's sentence terminals (and the ellipsis) before
+    a small letter ends the first sentence, by razdel or as a part."""
+    wrong = []
+    for stop in _TERMINALS:
+        text = f"Он ушёл{stop} потом вернулся."
+        spans = sentence_spans(text)
+        pieces = sentence_parts(text, spans) or spans
+        if [text[a:b] for a, b in pieces] != [f"Он ушёл{stop}", "потом вернулся."]:
+            wrong.append(f"U+{ord(stop):04X}")
+    assert not wrong
 
 
 @given(texts)

@@ -15,12 +15,12 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from command import CANON, run_cli
-from search_server import StandIn, reset, serve
+from search_server import StandIn, reset
 
 from canon.errors import CanonError
 from canon.sources.fetch import FetchOptions
@@ -52,12 +52,6 @@ B = [
 
 def _text(paragraphs: list[str]) -> str:
     return " ".join(paragraphs)
-
-
-@pytest.fixture(scope="module")
-def servers() -> Iterator[tuple[StandIn, StandIn]]:
-    with serve() as site, serve() as web:
-        yield site, web
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import socket
-from collections.abc import Iterator
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import Any
 
 import pytest
 from command import run_cli
-from search_server import StandIn, reset, serve
+from search_server import StandIn, reset
 
 from canon.errors import CanonError
 from canon.watch import MailSettings, add_pages, mail_settings
@@ -94,12 +93,6 @@ class SMTPServer:
     @property
     def address(self) -> str:
         return f"127.0.0.1:{self.port}"
-
-
-@pytest.fixture(scope="module")
-def servers() -> Iterator[tuple[StandIn, StandIn]]:
-    with serve() as site, serve() as web:
-        yield site, web
 
 
 @pytest.fixture

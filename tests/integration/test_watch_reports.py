@@ -13,7 +13,6 @@ import csv
 import os
 import re
 import zipfile
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -22,7 +21,7 @@ from xml.etree import ElementTree
 import pytest
 from command import run_cli, run_process
 from repo_paths import ROOT
-from search_server import StandIn, reset, serve
+from search_server import StandIn, reset
 
 from canon.report.language import catalog
 from canon.sources.search.searxng import SearXNG
@@ -65,12 +64,6 @@ sys.meta_path.insert(0, Blocker())
 """
 RU = {"LANG": "ru_RU.UTF-8", "LC_ALL": None, "LC_MESSAGES": None}
 EN = {"LANG": "C", "LC_ALL": None, "LC_MESSAGES": None}
-
-
-@pytest.fixture(scope="module")
-def servers() -> Iterator[tuple[StandIn, StandIn]]:
-    with serve() as site, serve() as web:
-        yield site, web
 
 
 @pytest.fixture

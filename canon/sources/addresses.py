@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ipaddress
 
-__all__ = ["embedded_ipv4", "is_local_name", "is_private"]
+__all__ = ["embedded_ipv4", "is_local_name", "is_loopback", "is_private"]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -78,3 +78,15 @@ def is_local_name(host: str) -> bool:
     """``localhost`` and the names under it, which always mean this machine (RFC 6761)."""
     name = host.rstrip(".").lower()
     return name == "localhost" or name.endswith(".localhost")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether a host as written (a name, an address, ``[::1]``) is this machine's loopback:
+    ``localhost`` or a loopback address."""
+    name = host.strip("[]")
+    if name.lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False

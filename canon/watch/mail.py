@@ -10,7 +10,6 @@ the machine itself.  A mail that cannot be sent is one line saying why (:func:`s
 from __future__ import annotations
 
 import base64
-import ipaddress
 import os
 import smtplib
 import socket
@@ -22,6 +21,7 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 
 from ..errors import OptionError
+from ..sources.addresses import is_loopback
 from ..sources.search.secrets import redacted
 
 __all__ = [
@@ -53,15 +53,6 @@ def _address(value: str, setting: str) -> str:
     if address is None or not address.username or not address.domain:
         raise OptionError(setting, f"must be an e-mail address (name@host), got {value!r}")
     return text
-
-
-def _loopback(host: str) -> bool:
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 @dataclass(frozen=True)
@@ -103,7 +94,7 @@ class MailSettings:
             raise OptionError(
                 "smtp", f"needs both {USER_VARIABLE} and {PASSWORD_VARIABLE} set, or neither"
             )
-        if self.password is not None and self.security == "none" and not _loopback(host):
+        if self.password is not None and self.security == "none" and not is_loopback(host):
             raise OptionError(
                 "smtp",
                 f"would send {PASSWORD_VARIABLE} unencrypted to {host}: secure the connection "

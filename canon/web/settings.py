@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from ..errors import OptionError
+from ..sources.addresses import is_loopback
 
 __all__ = [
     "LOOPBACK_HOSTS",
@@ -103,22 +104,13 @@ def allowed_hosts(bind: str, names: Iterable[str] = ()) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_host_name(name) for name in found))
 
 
-def _loopback(name: str) -> bool:
-    if name.strip("[]") in ("localhost", "localhost."):
-        return True
-    try:
-        return ipaddress.ip_address(name.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
 def beyond_loopback(bind: str, hosts: Iterable[str]) -> tuple[str, str] | None:
     """What lets machines other than this one reach a server bound to ``bind`` and answering
     ``hosts``, as (setting, value): ``("host", "0.0.0.0")``, ``("allowed_host", "a.ru")``;
     None when it answers on loopback alone."""
-    if not _loopback(bind.strip().lower()):
+    if not is_loopback(bind.strip().lower()):
         return ("host", bind)
-    others = [name for name in hosts if not _loopback(name)]
+    others = [name for name in hosts if not is_loopback(name)]
     return ("allowed_host", others[0]) if others else None
 
 

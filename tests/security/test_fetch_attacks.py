@@ -46,7 +46,7 @@ from hypothesis import strategies as st
 
 from canon.cli import cli
 from canon.errors import FetchError, OptionError
-from canon.sources.addresses import embedded_ipv4, is_private
+from canon.sources.addresses import embedded_ipv4, is_loopback, is_private
 from canon.sources.decoding import STEP, DecodingError, decoder_for
 from canon.sources.fetch import FetchOptions, PageCache, fetch
 from canon.sources.urls import parse_url
@@ -639,3 +639,13 @@ def test_cli_bad_urls_exit_2(url: str, tmp_path: Path) -> None:
 def test_max_bytes_bounds_a_fetched_page(hostile: Hostile) -> None:
     error = _fails("too-large", hostile.url("/page"), max_bytes=100)
     assert "100-byte cap" in error.message
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [("localhost", True), ("LOCALHOST.", True), ("127.0.0.1", True), ("127.8.9.1", True),
+     ("[::1]", True), ("::1", True), ("10.0.0.1", False), ("example.ru", False),
+     ("foo.localhost", False), ("0.0.0.0", False), ("", False)],
+)  # fmt: skip
+def test_a_loopback_host_is_this_machine_by_name_or_address(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback

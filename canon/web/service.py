@@ -20,6 +20,7 @@ from ..errors import (
     TextTooShort,
 )
 from ..index.store import Index, IndexStats
+from ..report.language import N_
 from ..sources.documents import Document, page_document, read_source
 from ..sources.fetch import FetchOptions, Page, fetch, is_url
 from ..textstats import TextStats, text_stats
@@ -51,11 +52,6 @@ __all__ = [
 ]
 
 UPLOAD_SUFFIXES = (".txt", ".html", ".htm", ".docx")
-
-
-def N_(message: str) -> str:  # gettext's name: "extract now, translate when shown"
-    """Marks ``message`` for the pages' catalogs (:mod:`canon.web.i18n`); returns it as is."""
-    return message
 
 
 class FieldError(Exception):

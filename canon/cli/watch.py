@@ -342,7 +342,7 @@ def _mail_of(mail: dict[str, Any]) -> MailSettings | None:
     show_default=True,
     metavar="N",
     help="Send at most N phrase queries in this run, across its pages (the pages never "
-    "checked first, then those checked longest ago).",
+    "checked first, then those due most: checked longest ago, sooner when copied before).",
 )
 @click.option(
     "--web",

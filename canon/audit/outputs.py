@@ -17,32 +17,15 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from ..errors import OutputError
+from ..files import replacing
 from .analysis import COLUMNS, Findings, PageFinding
 from .changes import CHANGE_COLUMNS, Changes
 
 __all__ = ["SHEETS", "inert", "write_changes", "write_clusters", "write_csv", "write_xlsx"]
-
-
-@contextmanager
-def _replacing(path: Path, mode: str = "w") -> Iterator[IO[Any]]:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    text = "b" not in mode
-    try:
-        with temporary.open(
-            mode, encoding="utf-8" if text else None, newline="" if text else None
-        ) as out:
-            yield out
-        os.replace(temporary, path)
-    except OSError as exc:
-        temporary.unlink(missing_ok=True)
-        raise OutputError(path, f"cannot write ({exc.strerror or exc})") from exc
 
 
 def _cell(value: Any) -> Any:
@@ -74,7 +57,7 @@ def inert(value: Any) -> Any:
 
 
 def write_csv(path: Path, findings: Findings) -> None:
-    with _replacing(path) as out:
+    with replacing(path) as out:
         writer = csv.writer(out)
         writer.writerow(COLUMNS)
         for page in findings.pages:
@@ -82,7 +65,7 @@ def write_csv(path: Path, findings: Findings) -> None:
 
 
 def write_changes(path: Path, changes: Changes) -> None:
-    with _replacing(path) as out:
+    with replacing(path) as out:
         writer = csv.writer(out)
         writer.writerow(CHANGE_COLUMNS)
         for change in changes.changes:
@@ -90,7 +73,7 @@ def write_changes(path: Path, changes: Changes) -> None:
 
 
 def write_clusters(path: Path, findings: Findings) -> None:
-    with _replacing(path) as out:
+    with replacing(path) as out:
         for cluster in findings.clusters:
             out.write(json.dumps(cluster.to_dict(), ensure_ascii=False) + "\n")
 
@@ -186,7 +169,7 @@ def write_xlsx(path: Path, findings: Findings, changes: Changes | None = None) -
     """The sheets of :data:`SHEETS`, then ``Changes`` when there are ``changes`` to show."""
     import xlsxwriter
 
-    with _replacing(path, "wb") as out:
+    with replacing(path, "wb") as out:
         book = xlsxwriter.Workbook(out, {"strings_to_urls": False, "strings_to_formulas": False})
         bold = book.add_format({"bold": True})
         for name, header, rows_of in SHEETS:

@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import OptionError, OutputError
+from ..errors import OptionError
 from ..extras import require
+from ..files import replacing
 from .stages import Cluster
 
 __all__ = ["COLUMNS", "FORMATS", "Row", "jsonl_lines", "output_format", "rows", "write_clusters"]
@@ -85,22 +84,6 @@ def jsonl_lines(clusters: Sequence[Cluster]) -> Iterator[str]:
         yield json.dumps(cluster.to_dict(), ensure_ascii=False)
 
 
-@contextmanager
-def _replacing(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        if binary:
-            with temporary.open("wb") as out:
-                yield out
-        else:
-            with temporary.open("w", encoding="utf-8", newline="") as out:
-                yield out
-        os.replace(temporary, path)
-    except OSError as exc:
-        temporary.unlink(missing_ok=True)
-        raise OutputError(path, f"cannot write ({exc.strerror or exc})") from exc
-
-
 def _inert(value: Any) -> Any:
     if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
         return "'" + value
@@ -139,10 +122,10 @@ def write_clusters(clusters: Sequence[Cluster], path: Path, output: str = "jsonl
     """Write ``clusters`` to ``path`` in the format ``output`` (one of :data:`FORMATS`)."""
     output = output_format(output, path)
     if output == "xlsx":
-        with _replacing(path, binary=True) as binary:
+        with replacing(path, "wb") as binary:
             _write_xlsx(binary, clusters)
         return
-    with _replacing(path) as out:
+    with replacing(path) as out:
         if output == "csv":
             _write_csv(out, clusters)
         else:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import OutputError
+from ..files import replacing
 from .records import RunReport
 from .report import RunView, report_html
 from .xlsx import changes_xlsx, xlsx_available
@@ -46,15 +46,13 @@ NOTIFY_TIMEOUT = 60.0  # seconds the command told of changes may take
 
 
 def _replace(path: Path, data: bytes) -> None:
-    """``data`` written to ``path`` at once: a temporary file beside it, then put in place."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    """``data`` written to ``path`` whole (its folder made when missing)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_bytes(data)
-        os.replace(temporary, path)
     except OSError as exc:
-        temporary.unlink(missing_ok=True)
-        raise OutputError(path, f"cannot be written ({exc.strerror or exc})") from None
+        raise OutputError(path, f"cannot write ({exc.strerror or exc})") from None
+    with replacing(path, "wb") as out:
+        out.write(data)
 
 
 def changes_csv(report: RunReport) -> bytes:

@@ -50,6 +50,19 @@ def lemma_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def english_locale() -> Iterator[None]:
+    """The command line speaks the locale's language: the run is in ``C`` (English), whatever
+    the machine's locale; a test wanting Russian says so."""
+    names = ("LC_ALL", "LC_MESSAGES", "LANG")
+    saved = {name: os.environ.pop(name, None) for name in names}
+    os.environ["LANG"] = "C"
+    yield
+    for name in names:
+        os.environ.pop(name, None)
+    os.environ.update({name: value for name, value in saved.items() if value is not None})
+
+
+@pytest.fixture(scope="session", autouse=True)
 def user_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The user's data folder of the whole run (``canon serve`` keeps its secret there) in a
     temporary folder, never the user's own."""

@@ -2,7 +2,8 @@
 
 Each command parses its options, makes one library call and prints.  Library errors carry
 structured attributes (``option``, ``reason``, ``remedy``); :func:`message_of` turns them into
-the ``--flag`` hints and the commands of this command line.
+the ``--flag`` hints and the commands of this command line, in its language
+(:mod:`canon.cli.refusals`): Russian under a Russian locale or ``--lang ru``, else English.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..errors import (
     MissingExtra,
     OptionError,
 )
+from ..report.language import N_, Speech, speech
 
 __all__ = ["cli", "main", "message_of", "missing_extra"]
 
@@ -54,11 +56,11 @@ _EXTRA_FLAGS = {"plot": "--plot", "dask": "--engine dask"}
 _COMMAND_EXTRA_FLAGS = {("dedup", "audit"): "--format xlsx"}
 # What to try, by the reason an error gives.
 _HINTS = {
-    (FetchError, "private-address"): "pass --allow-private to fetch it",
-    (FetchError, "too-large"): "raise --max-bytes",
-    (FetchError, "timeout"): "raise --timeout",
-    (FetchError, "deadline"): "raise --deadline",
-    (ExtractionError, "no-main-text"): "try --whole-page to see all its text",
+    (FetchError, "private-address"): N_("pass --allow-private to fetch it"),
+    (FetchError, "too-large"): N_("raise --max-bytes"),
+    (FetchError, "timeout"): N_("raise --timeout"),
+    (FetchError, "deadline"): N_("raise --deadline"),
+    (ExtractionError, "no-main-text"): N_("try --whole-page to see all its text"),
 }
 # The command that does what an index error's ``remedy`` asks.
 _INDEX_COMMANDS = {
@@ -69,27 +71,46 @@ _INDEX_COMMANDS = {
 }
 
 
-def message_of(exc: CanonError) -> str:
-    """The error as this command line says it: options as flags, and a flag to try."""
+def message_of(exc: CanonError, said: Speech | None = None) -> str:
+    """The error as this command line says it (in ``said``'s language, English by default):
+    options as flags, and a flag to try."""
+
+    from .refusals import refusal, said_text  # on an error only
+
+    said = said or speech("en")
     if isinstance(exc, OptionError) and not exc.message.startswith(exc.option):
-        return exc.message  # a ProfileError's own sentence
+        return refusal(exc, said)  # a ProfileError's own sentence
     if isinstance(exc, OptionError):
         flag = _FLAGS.get(exc.option, "--" + exc.option.replace("_", "-"))
-        return exc.message if flag is None else f"{flag} {exc.problem}"
+        return refusal(exc, said) if flag is None else f"{flag} {said_text(exc.problem, said)}"
     if isinstance(exc, IndexFileError) and exc.remedy in _INDEX_COMMANDS:
-        return f"{exc.message} with '{_INDEX_COMMANDS[exc.remedy]}'"
+        message = refusal(exc, said)
+        return said._("%(message)s with '%(command)s'", message=message,
+                      command=_INDEX_COMMANDS[exc.remedy])  # fmt: skip
     for (kind, reason), hint in _HINTS.items():
         if isinstance(exc, kind) and exc.reason == reason:
-            return f"{exc.message}; {hint}"
-    return exc.message
+            return f"{refusal(exc, said)}; {said._(hint)}"
+    return refusal(exc, said)
 
 
-def missing_extra(exc: MissingExtra, command: str | None) -> str:
+def missing_extra(exc: MissingExtra, command: str | None, said: Speech | None = None) -> str:
     """``serve needs the web extra: pip install 'canon[web]'``: the command (and the option)
     that needs the extra, in place of the library's name for the feature."""
     flag = _COMMAND_EXTRA_FLAGS.get((command or "", exc.extra)) or _EXTRA_FLAGS.get(exc.extra)
     needing = " ".join(filter(None, (command, flag))) or exc.feature
-    return f"{needing} needs the {exc.extra} extra: {exc.install}"
+    return (said or speech("en"))._(
+        "%(needing)s needs the %(extra)s extra: %(install)s",
+        needing=needing,
+        extra=exc.extra,
+        install=exc.install,
+    )
+
+
+def _spoken() -> Speech:
+    """The language the failed command speaks (its options imported on an error only)."""
+    from .options import spoken
+
+    return spoken()
 
 
 class _Group(click.Group):
@@ -122,17 +143,20 @@ class _Group(click.Group):
         return self._commands.get(cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
+
         try:
             return super().invoke(ctx)
         except MissingExtra as exc:
             if ctx.params.get("debug"):
                 raise
-            click.echo(f"canon: {missing_extra(exc, ctx.invoked_subcommand)}", err=True)
+            said = _spoken()
+            click.echo(f"canon: {missing_extra(exc, ctx.invoked_subcommand, said)}", err=True)
             sys.exit(exc.exit_code)
         except CanonError as exc:
             if ctx.params.get("debug"):
                 raise
-            click.echo(f"canon: error: {message_of(exc)}", err=True)
+            said = _spoken()
+            click.echo(said._("canon: error: %(message)s", message=message_of(exc, said)), err=True)
             sys.exit(exc.exit_code)
         except BrokenPipeError:  # output piped into head and the like
             sys.stderr.close()

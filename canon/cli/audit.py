@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import OptionError
+from ..report.language import Speech
 from . import cli
-from .options import json_option, progress_bar
+from .options import json_option, language_option, progress_bar, spoken
 
 if TYPE_CHECKING:
     from ..audit import AuditResult, Changes, CrawlReport, CrawlSettings
@@ -27,85 +28,125 @@ def _starts(values: tuple[str, ...]) -> tuple[str, ...]:
     from ..sources.collection import Item, expand
     from ..sources.fetch import is_url
 
+    said = spoken()
     if not values:
-        raise click.UsageError("give START: a site URL, a sitemap URL or @urls.txt")
+        raise click.UsageError(said._("give START: a site URL, a sitemap URL or @urls.txt"))
     starts = []
     for entry in expand(values):
         source = entry.source
         if not isinstance(entry, Item):
             raise click.BadParameter(f"{source}: {entry.reason}", param_hint="START")
         if not is_url(source):
-            raise click.BadParameter(
-                f"{source!r} is not an http(s) URL; give a site or sitemap URL", param_hint="START"
+            problem = said._(
+                "%(source)s is not an http(s) URL; give a site or sitemap URL", source=repr(source)
             )
+            raise click.BadParameter(problem, param_hint="START")
         starts.append(source)
     if not starts:
-        raise click.BadParameter("the list names no URL", param_hint="START")
+        raise click.BadParameter(said._("the list names no URL"), param_hint="START")
     return tuple(starts)
 
 
-def _summary(result: AuditResult) -> list[str]:
+def _summary(result: AuditResult, said: Speech) -> list[str]:
     from ..audit.settings import URLS_PER_PAGE
 
-    s = result.findings.summary()
+    f = said.figures  # the figures written as English writes them, then as the language does
+    s = {name: f(str(value)) for name, value in result.findings.summary().items()}
     lines = []
     if result.crawl is not None:
         c = result.crawl
         rate = c.fetched / max(c.seconds, 1e-9)
-        lines.append(
-            f"crawled {c.fetched} pages in {c.seconds:.1f} s ({rate:.1f} pages/s, "
-            f"up to {c.most_in_flight} requests in flight)"
-            + (f"; {c.left} URLs left past --max-pages" if c.left else "")
+        crawled = said._(
+            "crawled %(fetched)s pages in %(seconds)s s (%(rate)s pages/s, up to %(most)s "
+            "requests in flight)",
+            fetched=f(str(c.fetched)),
+            seconds=f(f"{c.seconds:.1f}"),
+            rate=f(f"{rate:.1f}"),
+            most=c.most_in_flight,
         )
+        if c.left:
+            crawled += said._("; %(left)s URLs left past --max-pages", left=f(str(c.left)))
+        lines.append(crawled)
         if c.unfollowed:
             lines.append(
-                f"{c.unfollowed} links not followed: an audit keeps at most {c.max_urls} URLs "
-                f"({URLS_PER_PAGE} x --max-pages)"
+                said._(
+                    "%(unfollowed)s links not followed: an audit keeps at most %(most)s URLs "
+                    "(%(per_page)s x --max-pages)",
+                    unfollowed=f(str(c.unfollowed)),
+                    most=f(str(c.max_urls)),
+                    per_page=URLS_PER_PAGE,
+                )
             )
-        lines += _limits_met(c)
+        lines += _limits_met(c, said)
+    threshold = f(f"{result.findings.summary()['threshold']:g}")
     lines += [
-        f"pages: {s['pages']} ({s['indexable']} indexable, {s['compared']} compared, "
-        f"{s['not_indexable']} not indexable, {s['no_text']} without main text, "
-        f"{s['blocked']} blocked by robots.txt, {s['errors']} failed: 4xx, 5xx or no answer)",
-        f"exact duplicates: {s['exact_duplicates']} pages",
-        f"near-duplicate clusters (Jaccard >= {s['threshold']:g}): "
-        f"{s['near_duplicate_clusters']} ({s['pages_in_clusters']} pages)",
-        f"mostly inside another page: {s['contained']}",
-        f"thin pages: {s['thin']}",
-        f"shared titles / H1 / descriptions: {s['same_titles']} / {s['same_h1']} / "
-        f"{s['same_descriptions']}",
-        "written: " + ", ".join(str(p) for p in result.files),
+        said._(
+            "pages: %(pages)s (%(indexable)s indexable, %(compared)s compared, %(not_indexable)s "
+            "not indexable, %(no_text)s without main text, %(blocked)s blocked by robots.txt, "
+            "%(errors)s failed: 4xx, 5xx or no answer)",
+            **s,
+        ),
+        said._("exact duplicates: %(exact_duplicates)s pages", **s),
+        said._(
+            "near-duplicate clusters (Jaccard >= %(at)s): %(near_duplicate_clusters)s "
+            "(%(pages_in_clusters)s pages)",
+            at=threshold,
+            **s,
+        ),
+        said._("mostly inside another page: %(contained)s", **s),
+        said._("thin pages: %(thin)s", **s),
+        said._(
+            "shared titles / H1 / descriptions: %(same_titles)s / %(same_h1)s / "
+            "%(same_descriptions)s",
+            **s,
+        ),
+        said._("written: %(files)s", files=", ".join(str(p) for p in result.files)),
     ]
     return lines
 
 
-def _changes_line(changes: Changes) -> str:
+def _changes_line(changes: Changes, said: Speech) -> str:
     """The changes since the last audit, in one line."""
-    n = changes.counts()
-    since = f" (finished {changes.since})" if changes.since else ""
-    return (
-        f"changes since the last audit{since}: {n['new']} new, {n['gone']} gone, "
-        f"{n['status']} status changed, {n['text']} text changed, "
-        f"{n['duplicated']} newly duplicated, {n['resolved']} resolved"
+    n = {name: said.figures(str(count)) for name, count in changes.counts().items()}
+    since = said._(" (finished %(since)s)", since=changes.since) if changes.since else ""
+    return said._(
+        "changes since the last audit%(since)s: %(new)s new, %(gone)s gone, %(status)s status "
+        "changed, %(text)s text changed, %(duplicated)s newly duplicated, %(resolved)s resolved",
+        since=since,
+        **n,
     )
 
 
-def _limits_met(c: CrawlReport) -> list[str]:
+def _limits_met(c: CrawlReport, said: Speech) -> list[str]:
     """What the crawl's time and politeness limits did: stopped it, shortened a Crawl-delay,
     gave up on a host."""
+    f = said.figures
     lines = []
     if c.out_of_time:
         lines.append(
-            f"stopped after --max-time {c.max_time:g} s with {c.left} URLs left: run the same "
-            "command again to resume, or raise --max-time"
+            said._(
+                "stopped after --max-time %(seconds)s s with %(left)s URLs left: run the same "
+                "command again to resume, or raise --max-time",
+                seconds=f(f"{c.max_time:g}"),
+                left=f(str(c.left)),
+            )
         )
     for host, asked in c.capped:
         lines.append(
-            f"{host} asks for a Crawl-delay of {asked:g} s; waited {c.max_crawl_delay:g} s "
-            "(--max-crawl-delay)"
+            said._(
+                "%(host)s asks for a Crawl-delay of %(asked)s s; waited %(waited)s s "
+                "(--max-crawl-delay)",
+                host=host,
+                asked=f(f"{asked:g}"),
+                waited=f(f"{c.max_crawl_delay:g}"),
+            )
         )
     for host in c.given_up:
-        lines.append(f"{host} failed too often in a row: its other pages were not asked for")
+        lines.append(
+            said._(
+                "%(host)s failed too often in a row: its other pages were not asked for", host=host
+            )
+        )
     return lines
 
 
@@ -195,6 +236,7 @@ def _crawl_settings(starts: tuple[str, ...], opts: dict[str, Any]) -> CrawlSetti
 @click.option("--max-bytes", type=click.IntRange(min=1), default=10_000_000, show_default=True)
 @click.option("--max-redirects", type=click.IntRange(min=0), default=5, show_default=True)
 @json_option
+@language_option
 def audit_command(starts: tuple[str, ...], as_json: bool, **opts: Any) -> None:
     """Crawl the site of START (a site URL, a sitemap URL or @urls.txt) into --out DIR and
     report its duplicate, near-duplicate, contained and thin pages, and shared titles.
@@ -225,15 +267,15 @@ def audit_command(starts: tuple[str, ...], as_json: bool, **opts: Any) -> None:
         if opts["out"] is None:
             raise OptionError("out", "is missing: give the folder to write the audit into")
         settings = _crawl_settings(starts, opts)
-        with progress_bar("crawling", "pages") as update:
+        with progress_bar(spoken()._("crawling"), spoken()._("pages")) as update:
             result = audit_site(settings, opts["out"], analysis, update)
     summary = result.findings.summary()
     if result.changes is not None:
         summary["changes"] = result.changes.summary()
-        click.echo(_changes_line(result.changes), err=True)
+        click.echo(_changes_line(result.changes, spoken()), err=True)
     if as_json:
         payload = {"summary": summary, "files": [str(p) for p in result.files]}
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
     else:
-        for line in _summary(result):
+        for line in _summary(result, spoken()):
             click.echo(line)

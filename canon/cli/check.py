@@ -19,12 +19,15 @@ import click
 
 from ..errors import Outcome
 from ..index.store import Index
+from ..report.language import Speech
+from ..report.said import translated
 from ..sources.documents import Document, read_source
 from ..uniqueness.against_index import CheckResult, check
 from ..uniqueness.rewrites import THRESHOLD
 from ..uniqueness.settings import CheckSettings, SearchSettings
 from . import cli
-from .options import fetch_options, lang_option, locale_of, source_options
+from .options import fetch_options, lang_option, locale_of, source_options, spoken
+from .refusals import said_text
 
 if TYPE_CHECKING:
     from ..sources.search import Provider
@@ -177,7 +180,7 @@ def check_command(
     """How much of each DRAFT already exists in the index or on the web: uniqueness,
     sources, fragments.  With --web, a terminal's stderr shows the stages as they go."""
     if db is None and web is None:
-        raise click.UsageError("give --index INDEX, --web PROVIDER or both")
+        raise click.UsageError(spoken()._("give --index INDEX, --web PROVIDER or both"))
     provider = _provider(web) if web is not None else None
     options, whole_page = fetch_options(opts)
     settings = CheckSettings(
@@ -214,14 +217,21 @@ def check_command(
             figure = result.verdict.uniqueness * 100
             if min_uniqueness is not None and figure < min_uniqueness:
                 below = True
-                click.echo(
-                    f"canon: {doc.source}: uniqueness {figure:.1f}% is below "
-                    f"--min-uniqueness {min_uniqueness:g}% by {min_uniqueness - figure:.1f} "
-                    "points",
-                    err=True,
-                )
+                click.echo(f"canon: {_below(doc.source, figure, min_uniqueness)}", err=True)
     if below:
         sys.exit(Outcome.BELOW_BAR)
+
+
+def _below(source: str, figure: float, mark: float) -> str:
+    """The line that says a draft fell below ``--min-uniqueness``, and by how much."""
+    said = spoken()
+    return said._(
+        "%(source)s: uniqueness %(figure)s is below --min-uniqueness %(mark)s by %(points)s points",
+        source=source,
+        figure=said.figures(f"{figure:.1f}%"),
+        mark=said.figures(f"{mark:g}%"),
+        points=said.number(mark - figure, 1),
+    )
 
 
 def _provider(web: str) -> Provider:
@@ -288,22 +298,45 @@ def _print(
         return
     from .. import report
 
-    report.print_check(result, doc, details=details, source=source)
+    said = spoken()
+    report.print_check(result, doc, details=details, source=source, said=said)
     if found is not None:
-        click.echo(f"Web: {found.summary()}.")
+        click.echo(said._("Web: %(summary)s.", summary=_web_summary(found, said)))
         for url, query in _found_by(result):
             click.echo(f"  {url} ← {query}")
         for page in found.failed:
-            click.echo(f"  not compared: {page.url}: {_with_hint(page.reason)}")
+            reason = _with_hint(page.reason, said)
+            click.echo(said._("  not compared: %(url)s: %(reason)s", url=page.url, reason=reason))
 
 
-def _with_hint(reason: str | None) -> str:
+def _web_summary(found: WebCheck, said: Speech) -> str:
+    """What a web check cost: queries sent and cached, pages compared, failed, excluded."""
+    if said.locale == "en":
+        return found.summary()
+    cached = len(found.queries) - found.sent
+    excluded = sum(1 for p in found.pages if p.status == "excluded")
+    parts = [
+        found.provider
+        + ": "
+        + said.ngettext("%(num)s query sent", "%(num)s queries sent", found.sent),
+        said._("%(num)s from the cache", num=said.count(cached)) if cached else "",
+        said.ngettext("%(num)s page compared", "%(num)s pages compared", found.compared),
+        said._("%(num)s failed", num=said.count(len(found.failed))) if found.failed else "",
+        said._("%(num)s excluded", num=said.count(excluded)) if excluded else "",
+    ]
+    return ", ".join(p for p in parts if p)
+
+
+def _with_hint(reason: str | None, said: Speech) -> str:
     """A page's reason, with the flag that fetches it when it is a private search result."""
     from ..uniqueness.web.candidates import PRIVATE_RESULT
 
+    shown = reason or ""
+    if said.locale != "en":
+        shown = translated(shown, said.translations) or said_text(shown, said)
     if reason is not None and reason.endswith(PRIVATE_RESULT):
-        return f"{reason} (--allow-private-results)"
-    return reason or ""
+        return f"{shown} (--allow-private-results)"
+    return shown
 
 
 def _write_html(

@@ -18,12 +18,14 @@ from . import cli
 from .options import (
     json_option,
     lang_option,
+    language_option,
     locale_of,
     profile_options,
     profiles_from,
     read_all,
     rule_changes,
     source_options,
+    spoken,
 )
 
 __all__ = ["compare", "profiles", "stats", "tokens"]
@@ -104,7 +106,7 @@ def compare(
     else:
         from .. import report  # rich is loaded only to print
 
-        report.print_table(table, docs)
+        report.print_table(table, docs, spoken())
 
 
 def _write_reports(
@@ -123,7 +125,8 @@ def _write_reports(
         if plot_path:
             raise
         png = None  # the report without its plot, and a word on how to have it
-        click.echo(f"canon: the report has no plot: {exc.install} draws it", err=True)
+        said = spoken()._("the report has no plot: %(install)s draws it", install=exc.install)
+        click.echo(f"canon: {said}", err=True)
     if html_path:
         write_html(html_path, compare_html(table, docs, png, locale))
 
@@ -184,6 +187,7 @@ def profiles(as_json: bool) -> None:
     "by lemma in every form, with its density and the forms found.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@language_option
 @source_options
 def stats(source: str, top: int, keywords: Sequence[str], as_json: bool, **opts: Any) -> None:
     """Text statistics of FILE (or URL): length, water and nausea with verdicts against real
@@ -198,4 +202,4 @@ def stats(source: str, top: int, keywords: Sequence[str], as_json: bool, **opts:
         return
     from .. import report
 
-    report.print_stats(result, doc)
+    report.print_stats(result, doc, spoken())

@@ -13,15 +13,18 @@ from ..errors import Outcome
 from . import cli
 from .options import (
     fetch_options,
+    language_option,
     print_left_out,
     profile_options,
     profiles_from,
     refuse_when_nothing_to_read,
     rule_changes,
     source_options,
+    spoken,
     stage_status,
     workers_option,
 )
+from .refusals import said_text
 
 if TYPE_CHECKING:
     from ..dedup import Budget, DedupRun
@@ -127,6 +130,7 @@ __all__ = ["dedup_command"]
     is_flag=True,
     help="Count a text with fewer words than k as a failure (exit 3), not as left out.",
 )
+@language_option
 @source_options
 @profile_options
 def dedup_command(
@@ -170,7 +174,7 @@ def dedup_command(
     what was left out (a folder's files of other types, texts with fewer words than k).
     """
     if not sources and db is None:
-        raise click.UsageError("give SOURCES to deduplicate, or --index DB")
+        raise click.UsageError(spoken()._("give SOURCES to deduplicate, or --index DB"))
     from ..dedup import Budget, MinHashSettings, Reading, dedup_corpus, parse_size  # on use
     from ..dedup.outputs import jsonl_lines, output_format, write_clusters
 
@@ -213,23 +217,37 @@ def _engine(
     return LocalEngine(workers, budget)
 
 
+_COUNTS = ("documents", "clusters", "documents_in_clusters", "documents_to_remove",
+           "candidate_pairs", "verified_pairs")  # fmt: skip
+
+
 def _print_summary(run: DedupRun) -> None:
+    said = spoken()
     result = run.result
     summary = result.summary()
-    stages = ", ".join(f"{name} {sec:.2f} s" for name, sec in summary["seconds"].items())
-    click.echo(
-        f"documents {summary['documents']:,}, clusters {summary['clusters']:,}, "
-        f"documents in clusters {summary['documents_in_clusters']:,}, "
-        f"to remove {summary['documents_to_remove']:,}",
-        err=True,
+    seconds = summary["seconds"].items()
+    stages = ", ".join(
+        f"{name} " + said._("%(seconds)s s", seconds=said.number(sec, 2)) for name, sec in seconds
     )
-    click.echo(
-        f"candidate pairs {summary['candidate_pairs']:,}, verified pairs "
-        f"{summary['verified_pairs']:,} (LSH {result.bands} bands x {result.rows} rows; {stages})",
-        err=True,
+    figures = {name: said.number(summary[name]) for name in _COUNTS}
+    line = said._(
+        "documents %(documents)s, clusters %(clusters)s, documents in clusters "
+        "%(documents_in_clusters)s, to remove %(documents_to_remove)s",
+        **figures,
     )
+    click.echo(line, err=True)
+    line = said._(
+        "candidate pairs %(candidate_pairs)s, verified pairs %(verified_pairs)s (LSH %(bands)s "
+        "bands x %(rows)s rows; %(stages)s)",
+        bands=result.bands,
+        rows=result.rows,
+        stages=stages,
+        **figures,
+    )
+    click.echo(line, err=True)
     for note in result.notes:
-        click.echo(f"  note: {note}", err=True)
+        click.echo(said._("  note: %(note)s", note=said_text(note, said)), err=True)
     print_left_out(run.left_out)
     for failure in run.failures:
-        click.echo(f"  failed: {failure.reason}", err=True)
+        line = said._("  failed: %(reason)s", reason=said_text(failure.reason, said))
+        click.echo(line, err=True)

@@ -18,10 +18,12 @@ from ..index.settings import AddSettings, IndexRules
 from ..index.store import Index
 from ..index.upgrade import upgrade
 from ..index.verify import verify
+from ..report.language import N_
 from ..report.model.numbers import index_rows
 from . import cli
 from .options import (
     fetch_options,
+    language_option,
     print_left_out,
     profile_options,
     profiles_from,
@@ -29,8 +31,10 @@ from .options import (
     refuse_when_nothing_to_read,
     rule_changes,
     source_options,
+    spoken,
     workers_option,
 )
+from .refusals import said_text
 
 __all__ = ["index_group"]
 
@@ -45,6 +49,7 @@ def index_group() -> None:
 
 @index_group.command("add")
 @_DB
+@language_option
 @click.argument("sources", nargs=-1, required=True)
 @click.option(
     "-p",
@@ -145,22 +150,27 @@ def index_add(
 
 
 def _print_add_report(report: AddReport) -> None:
-    left_out = f"left out {len(report.left_out)}, " if report.left_out else ""
-    click.echo(
-        f"added {report.added}, replaced {report.replaced}, unchanged {report.skipped}, "
-        f"{left_out}failed {len(report.failures)} ({report.seconds:.1f} s)",
-        err=True,
-    )
+    said = spoken()
+    parts = [
+        said._("added %(num)s", num=said.count(report.added)),
+        said._("replaced %(num)s", num=said.count(report.replaced)),
+        said._("unchanged %(num)s", num=said.count(report.skipped)),
+        said._("left out %(num)s", num=said.count(len(report.left_out))) if report.left_out else "",
+        said._("failed %(num)s", num=said.count(len(report.failures))),
+    ]
+    seconds = said._("%(seconds)s s", seconds=said.number(report.seconds, 1))
+    click.echo(f"{', '.join(p for p in parts if p)} ({seconds})", err=True)
     print_left_out(report.left_out)
     for failure in report.failures:
         reason = failure.reason
         if not reason.startswith(failure.source):
             reason = f"{failure.source}: {reason}"
-        click.echo(f"  failed: {reason}", err=True)
+        click.echo(said._("  failed: %(reason)s", reason=said_text(reason, said)), err=True)
 
 
 @index_group.command("remove")
 @_DB
+@language_option
 @click.argument("sources", nargs=-1, required=True)
 def index_remove(db: Path, sources: tuple[str, ...]) -> None:
     """Remove documents (by their source, as listed) from the index DB; the sources it holds
@@ -169,20 +179,31 @@ def index_remove(db: Path, sources: tuple[str, ...]) -> None:
         known = index.known(sources)
         missing = [source for source in dict.fromkeys(sources) if source not in known]
         removed = index.remove(sources)
-    click.echo(f"removed {removed} of {len(sources)}", err=True)
+    said = spoken()
+    click.echo(
+        said._("removed %(removed)s of %(total)s", removed=said.count(removed),
+               total=said.count(len(sources))),
+        err=True,
+    )  # fmt: skip
     for source in missing:
-        click.echo(f"  not in the index: {source} (see 'canon index list')", err=True)
+        line = said._("  not in the index: %(source)s (see 'canon index list')", source=source)
+        click.echo(line, err=True)
+
+
+_LIST_HEADER = (N_("source"), N_("title"), N_("chars"), N_("added"))
 
 
 @index_group.command("list")
 @_DB
+@language_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object a line.")
 def index_list(db: Path, as_json: bool) -> None:
     """List the documents of the index DB: source, title, characters, when added (UTC),
     tab-separated under a header line."""
     with Index(db, readonly=True) as index:
         if not as_json:
-            click.echo("source\ttitle\tchars\tadded")
+            said = spoken()
+            click.echo("\t".join(said._(h) for h in _LIST_HEADER))
         for doc in index.documents():
             if as_json:
                 click.echo(json.dumps(doc, ensure_ascii=False))
@@ -192,6 +213,7 @@ def index_list(db: Path, as_json: bool) -> None:
 
 @index_group.command("stats")
 @_DB
+@language_option
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def index_stats(db: Path, as_json: bool) -> None:
     """Documents, shingles, file size and profiles of the index DB."""
@@ -200,23 +222,37 @@ def index_stats(db: Path, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(stats.to_dict(), ensure_ascii=False, indent=2))
         return
-    figures = index_rows(stats)  # the same figures as the /index page
-    click.echo(f"documents       {figures.documents}")
-    click.echo(f"file size       {figures.file_size} bytes")
-    click.echo(f"per document    {figures.per_document} bytes")
-    click.echo(f"stored texts    {figures.texts} ({figures.text_bytes} bytes compressed)")
-    click.echo(
-        f"segments        {figures.segments} ({figures.segment_bytes} bytes, "
-        f"{figures.tombstones} removed documents to drop at the next merge)"
-    )
+    said = spoken()
+    figures = index_rows(stats, said.locale)  # the same figures as the /index page
+    lines = [
+        (said._("documents"), figures.documents),
+        (said._("file size"), said._("%(num)s bytes", num=figures.file_size)),
+        (said._("per document"), said._("%(num)s bytes", num=figures.per_document)),
+        (
+            said._("stored texts"),
+            said._("%(num)s (%(bytes)s bytes compressed)", num=figures.texts,
+                   bytes=figures.text_bytes),
+        ),
+        (
+            said._("segments"),
+            said._("%(num)s (%(bytes)s bytes, %(removed)s removed documents to drop at the next "
+                   "merge)", num=figures.segments, bytes=figures.segment_bytes,
+                   removed=figures.tombstones),
+        ),
+    ]  # fmt: skip
     for p in figures.profiles:
-        click.echo(
-            f"profile         {p.name} {p.fingerprint} k={p.k} step={p.step}: {p.shingles} shingles"
+        shingles = said._("%(num)s shingles", num=p.shingles)
+        lines.append(
+            (said._("profile"), f"{p.name} {p.fingerprint} k={p.k} step={p.step}: {shingles}")
         )
+    width = max(16, max(len(label) for label, _ in lines) + 2)
+    for label, value in lines:
+        click.echo(f"{label.ljust(width)}{value}")
 
 
 @index_group.command("optimize")
 @_DB
+@language_option
 def index_optimize(db: Path) -> None:
     """Merge the postings of DB into one segment per profile, dropping removed documents'.
 
@@ -225,15 +261,21 @@ def index_optimize(db: Path) -> None:
     """
     with Index(db) as index:
         report = index.optimize()
-    click.echo(
-        f"segments {report.segments_before} → {report.segments_after}, tombstones applied "
-        f"{report.tombstones_applied}, files deleted {report.files_deleted}",
-        err=True,
+    said = spoken()
+    line = said._(
+        "segments %(before)s → %(after)s, tombstones applied %(applied)s, files deleted "
+        "%(deleted)s",
+        before=said.count(report.segments_before),
+        after=said.count(report.segments_after),
+        applied=said.count(report.tombstones_applied),
+        deleted=said.count(report.files_deleted),
     )
+    click.echo(line, err=True)
 
 
 @index_group.command("verify")
 @_DB
+@language_option
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
 def index_verify(db: Path, as_json: bool) -> None:
     """Check the whole index DB and list every problem, one a line (exit 2 if there is one).
@@ -248,17 +290,25 @@ def index_verify(db: Path, as_json: bool) -> None:
     else:
         for problem in found.problems:
             click.echo(str(problem))
+    said = spoken()
     count = len(found.problems)
-    said = "sound" if found.sound else f"{count} problem{'s' if count > 1 else ''}"
-    documents = f"{found.documents} document{'s' if found.documents != 1 else ''}"
-    segments = f"{found.segments} segment{'s' if found.segments != 1 else ''}"
-    click.echo(f"{db}: {documents}, {segments} checked: {said}", err=True)
+    verdict = (
+        said._("sound")
+        if found.sound
+        else said.ngettext("%(num)s problem", "%(num)s problems", count)
+    )
+    documents = said.ngettext("%(num)s document", "%(num)s documents", found.documents)
+    segments = said.ngettext("%(num)s segment", "%(num)s segments", found.segments)
+    line = said._("%(db)s: %(documents)s, %(segments)s checked: %(verdict)s", db=db,
+                  documents=documents, segments=segments, verdict=verdict)  # fmt: skip
+    click.echo(line, err=True)
     if not found.sound:
         sys.exit(Outcome.BAD_INPUT)
 
 
 @index_group.command("upgrade")
 @_DB
+@language_option
 def index_upgrade(db: Path) -> None:
     """Migrate an index made by an older canon (schema version 3 to 5) in place.
 
@@ -266,11 +316,19 @@ def index_upgrade(db: Path) -> None:
     upgrade leaves the old index, and running the command again finishes it.
     """
     report = upgrade(db)
+    said = spoken()
     if not report.upgraded:
-        click.echo(f"{db}: already schema version {SCHEMA_VERSION}; nothing to do", err=True)
+        line = said._("%(db)s: already schema version %(version)s; nothing to do", db=db,
+                      version=SCHEMA_VERSION)  # fmt: skip
+        click.echo(line, err=True)
         return
-    click.echo(
-        f"upgraded {db} from schema version {report.version} to {SCHEMA_VERSION}: "
-        f"{report.documents} documents, postings in {report.segments} segments",
-        err=True,
+    line = said._(
+        "upgraded %(db)s from schema version %(old)s to %(new)s: %(documents)s documents, "
+        "postings in %(segments)s segments",
+        db=db,
+        old=report.version,
+        new=SCHEMA_VERSION,
+        documents=said.count(report.documents),
+        segments=said.count(report.segments),
     )
+    click.echo(line, err=True)

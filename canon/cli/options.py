@@ -1,4 +1,11 @@
-"""Options shared by several commands, and turning them into library settings."""
+"""Options shared by several commands, and turning them into library settings.
+
+The language the command line speaks: ``--lang ru|en`` on a command is remembered in the
+click context's ``meta`` (shared by a group and its commands), so that what the command
+prints, and the one line of an error the group prints for it, speak the language asked
+(:func:`spoken`); without it, the environment's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``:
+Russian for a Russian locale, English otherwise).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +21,7 @@ from typing import Any
 import click
 
 from ..profile import Profile, get_profile, repair_switches
+from ..report.language import N_, Speech, command_line_locale, speech
 from ..sources.collection import LeftOut
 from ..sources.documents import Document, read_source
 from ..sources.fetch import FetchOptions
@@ -24,6 +32,7 @@ __all__ = [
     "fetch_options",
     "json_option",
     "lang_option",
+    "language_option",
     "locale_of",
     "print_left_out",
     "profile_options",
@@ -33,6 +42,7 @@ __all__ = [
     "refuse_when_nothing_to_read",
     "rule_changes",
     "source_options",
+    "spoken",
     "stacked",
     "stage_status",
     "workers_option",
@@ -49,20 +59,46 @@ def stacked(options: Sequence[Decorator], func: Callable[..., Any]) -> Callable[
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-lang_option = click.option(
-    "--lang",
-    type=click.Choice(["ru", "en"]),
-    default=None,
-    help="Language of the HTML report (default: the environment's, LC_ALL, LC_MESSAGES or "
-    "LANG: Russian for a Russian locale, else English).",
+
+_ASKED = "canon.lang"  # the key of --lang in the context's meta
+_HELP = (
+    "Language of the output and of the HTML report (default: the environment's, LC_ALL, "
+    "LC_MESSAGES or LANG: Russian for a Russian locale, else English); JSON is the same in both."
 )
+
+
+def _remember(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None:
+        ctx.meta[_ASKED] = value
+    return value
+
+
+def _option(expose: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option(
+        "--lang",
+        type=click.Choice(["ru", "en"]),
+        default=None,
+        callback=_remember,
+        expose_value=expose,
+        is_eager=True,  # before the other options, whose refusals speak it
+        help=_HELP,
+    )
+
+
+lang_option = _option(expose=True)  # the command reads ``lang`` (for its reports)
+language_option = _option(expose=False)  # the command speaks it through :func:`spoken`
 
 
 def locale_of(lang: str | None) -> str:
     """The language the command speaks: ``--lang``, else the environment's."""
-    from ..report.language import command_line_locale
-
     return command_line_locale(lang)
+
+
+def spoken() -> Speech:
+    """How the running command speaks: the ``--lang`` it was given, else the environment's."""
+    ctx = click.get_current_context(silent=True)
+    asked = ctx.meta.get(_ASKED) if ctx is not None else None
+    return speech(command_line_locale(asked))
 
 
 workers_option = click.option(
@@ -312,17 +348,24 @@ def progress_bar(label: str, unit: str) -> Iterator[Callable[[Any], None] | None
 LEFT_OUT_SHOWN = 20  # files left out listed one by one; the rest are counted
 
 
+# Why a document was left out (canon.sources.collection's LEFT_OUT_REASONS), said.
+LEFT_OUT_SAID = (N_("not a text, HTML or .docx file"), N_("fewer words than k"))
+
+
 def print_left_out(left_out: Sequence[LeftOut]) -> None:
     """The documents left out, by reason: each reason's count, then the first files."""
     if not left_out:
         return
-    by_reason = Counter(entry.said for entry in left_out)
-    said = "; ".join(f"{count} {reason}" for reason, count in by_reason.most_common())
-    click.echo(f"  left out: {said}", err=True)
+    said = spoken()
+    by_reason = Counter(said._(entry.said) for entry in left_out)
+    counts = "; ".join(f"{said.count(count)} {reason}" for reason, count in by_reason.most_common())
+    click.echo(said._("  left out: %(what)s", what=counts), err=True)
     for entry in left_out[:LEFT_OUT_SHOWN]:
-        click.echo(f"  left out: {entry.source} ({entry.said})", err=True)
+        what = f"{entry.source} ({said._(entry.said)})"
+        click.echo(said._("  left out: %(what)s", what=what), err=True)
     if len(left_out) > LEFT_OUT_SHOWN:
-        click.echo(f"  left out: … and {len(left_out) - LEFT_OUT_SHOWN} more", err=True)
+        more = said._("… and %(more)s more", more=said.count(len(left_out) - LEFT_OUT_SHOWN))
+        click.echo(said._("  left out: %(what)s", what=more), err=True)
 
 
 def refuse_when_nothing_to_read(sources: Sequence[str]) -> None:

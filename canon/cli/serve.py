@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from . import cli
+from .options import language_option, spoken
 
 __all__ = ["serve"]
 
@@ -21,7 +22,8 @@ class _BadValue(click.ClickException):
     exit_code = 2
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"canon: error: {self.format_message()}", err=True, file=file)
+        line = spoken()._("canon: error: %(message)s", message=self.format_message())
+        click.echo(line, err=True, file=file)
 
 
 class _ServeCommand(click.Command):
@@ -161,6 +163,7 @@ class _ServeCommand(click.Command):
     help="Show the watches of canon watch kept in this folder (each subfolder holding "
     "watch.db, or the folder itself), read-only, under /watch.",
 )
+@language_option
 def serve(
     db: Path | None,
     host: str,
@@ -188,19 +191,28 @@ def serve(
     except OptionError as exc:
         raise _BadValue(f"--allowed-host {exc.problem}") from exc
     reach = beyond_loopback(host, hosts)
+    said = spoken()
     if users is None and reach:
         flag = "--" + reach[0].replace("_", "-")
         raise _BadValue(
-            f"{flag} {reach[1]} lets other machines reach the server: give --users FILE (made "
-            "by canon users add FILE NAME) so that everyone signs in"
+            said._(
+                "%(flag)s %(value)s lets other machines reach the server: give --users FILE "
+                "(made by canon users add FILE NAME) so that everyone signs in",
+                flag=flag,
+                value=reach[1],
+            )
         )
     if users is not None and not Accounts(users).users():
-        raise _BadValue(f"{users} has no users: add one with canon users add {users} NAME")
+        raise _BadValue(
+            said._("%(users)s has no users: add one with canon users add %(users)s NAME",
+                   users=users)
+        )  # fmt: skip
     secret_file = secret_file_for(settings.get("audits"))
     # create_app refuses a missing, foreign or damaged index (one line) before the server starts
     app = create_app(db, allowed_hosts=hosts, secret_file=secret_file, users=users, **settings)
     if users is None:
-        click.echo("canon: no sign-in: whoever uses this machine can use the server", err=True)
+        line = said._("no sign-in: whoever uses this machine can use the server")
     else:
-        click.echo(f"canon: sign-in required (users of {users})", err=True)
+        line = said._("sign-in required (users of %(users)s)", users=users)
+    click.echo(f"canon: {line}", err=True)
     run_server(app, host, port)

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import click
 
+from ..report.language import N_
 from . import cli
+from .options import language_option, spoken
 
 __all__ = ["users_group"]
 
@@ -27,7 +29,16 @@ _STDIN = click.option(
 def _password(from_stdin: bool) -> str:
     if from_stdin:
         return sys.stdin.readline().rstrip("\r\n")
-    return str(click.prompt("Password", hide_input=True, confirmation_prompt=True, err=True))
+    said = spoken()
+    return str(
+        click.prompt(said._("Password"), hide_input=True, err=True,
+                     confirmation_prompt=said._("Repeat for confirmation"))
+    )  # fmt: skip
+
+
+_LIST_HEADER = (N_("name"), N_("queries/day"), N_("left today"), N_("audits"), N_("tokens"),
+                N_("added"))  # fmt: skip
+_JOBS_HEADER = (N_("started (UTC)"), N_("user"), N_("job"), N_("id"))
 
 
 @cli.group("users")
@@ -37,6 +48,7 @@ def users_group() -> None:
 
 @users_group.command("add")
 @_FILE
+@language_option
 @_NAME
 @_STDIN
 @click.option(
@@ -65,28 +77,31 @@ def users_add(
     user = Accounts(users, create=True).add(
         name, password, queries_per_day=queries_per_day, audits_at_once=audits_at_once
     )
-    click.echo(f"added {user.name} to {users}")
+    click.echo(spoken()._("added %(name)s to %(users)s", name=user.name, users=users))
 
 
 @users_group.command("remove")
 @_FILE
+@language_option
 @_NAME
 def users_remove(users: Path, name: str) -> None:
     """Remove the user NAME, its tokens and its sessions."""
     from ..web.accounts import Accounts
 
     Accounts(users).remove(name)
-    click.echo(f"removed {name}")
+    click.echo(spoken()._("removed %(name)s", name=name))
 
 
 @users_group.command("list")
 @_FILE
+@language_option
 def users_list(users: Path) -> None:
     """The users: name, queries a day (left today), audits at once, tokens, added."""
     from ..web.accounts import Accounts
 
     accounts = Accounts(users)
-    click.echo("name\tqueries/day\tleft today\taudits\ttokens\tadded")
+    said = spoken()
+    click.echo("\t".join(said._(h) for h in _LIST_HEADER))
     for user in accounts.users():
         left, _ = accounts.left(user.name)
         added = datetime.fromtimestamp(user.created, UTC).date().isoformat()
@@ -98,6 +113,7 @@ def users_list(users: Path) -> None:
 
 @users_group.command("jobs")
 @_FILE
+@language_option
 @click.argument("name", required=False)
 @click.option("--last", type=click.IntRange(1, 100_000), default=50, show_default=True)
 def users_jobs(users: Path, name: str | None, last: int) -> None:
@@ -105,7 +121,8 @@ def users_jobs(users: Path, name: str | None, last: int) -> None:
     of NAME, when given): when, who, what, the job's id."""
     from ..web.accounts import Accounts
 
-    click.echo("started (UTC)\tuser\tjob\tid")
+    said = spoken()
+    click.echo("\t".join(said._(h) for h in _JOBS_HEADER))
     for user, kind, job, at in Accounts(users).started(name, last):
         when = datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M:%S")
         click.echo(f"{when}\t{user}\t{kind}\t{job}")
@@ -113,6 +130,7 @@ def users_jobs(users: Path, name: str | None, last: int) -> None:
 
 @users_group.command("password")
 @_FILE
+@language_option
 @_NAME
 @_STDIN
 def users_password(users: Path, name: str, password_stdin: bool) -> None:
@@ -120,11 +138,12 @@ def users_password(users: Path, name: str, password_stdin: bool) -> None:
     from ..web.accounts import Accounts
 
     Accounts(users).set_password(name, _password(password_stdin))
-    click.echo(f"changed the password of {name}; its sessions have ended")
+    click.echo(spoken()._("changed the password of %(name)s; its sessions have ended", name=name))
 
 
 @users_group.command("limits")
 @_FILE
+@language_option
 @_NAME
 @click.option("--queries-per-day", type=click.IntRange(0, 1_000_000), default=None)
 @click.option("--audits", "audits_at_once", type=click.IntRange(0, 1000), default=None)
@@ -137,13 +156,16 @@ def users_limits(
     user = Accounts(users).set_limits(
         name, queries_per_day=queries_per_day, audits_at_once=audits_at_once
     )
+    said = spoken()
     click.echo(
-        f"{user.name}: {user.queries_per_day} queries a day, {user.audits_at_once} audits at once"
-    )
+        said._("%(name)s: %(queries)s queries a day, %(audits)s audits at once", name=user.name,
+               queries=said.count(user.queries_per_day), audits=said.count(user.audits_at_once))
+    )  # fmt: skip
 
 
 @users_group.command("token")
 @_FILE
+@language_option
 @_NAME
 @click.option("--label", default="", help="What the token is for (shown by list as a count).")
 @click.option("--revoke", is_flag=True, help="Remove every token of NAME instead.")
@@ -154,6 +176,8 @@ def users_token(users: Path, name: str, label: str, revoke: bool) -> None:
 
     accounts = Accounts(users)
     if revoke:
-        click.echo(f"revoked {accounts.revoke_tokens(name)} tokens of {name}")
+        revoked = spoken()._("revoked %(num)s tokens of %(name)s",
+                             num=accounts.revoke_tokens(name), name=name)  # fmt: skip
+        click.echo(revoked)
         return
     click.echo(accounts.new_token(name, label))

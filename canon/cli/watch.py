@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import OptionError, Outcome
+from ..report.language import N_, Speech
 from ..sources.fetch import FetchOptions
 from ..watch import (
     CHANGES_CSV,
@@ -39,11 +40,14 @@ from .options import (
     fetch_options,
     json_option,
     lang_option,
+    language_option,
     locale_of,
     progress_bar,
     source_options,
+    spoken,
     stacked,
 )
+from .refusals import said_text
 
 if TYPE_CHECKING:
     from ..audit.crawl import CrawlReport
@@ -96,6 +100,7 @@ _folder = click.argument("folder", metavar="DIR", type=click.Path(file_okay=Fals
     help="Follow links at most D deep from a crawl's start (default: any).",
 )
 @json_option
+@language_option
 @source_options
 def add_command(
     folder: Path,
@@ -133,17 +138,38 @@ def add_command(
 
 
 def _print_added(folder: Path, report: AddReport) -> None:
+    said = spoken()
     with WatchStore(folder) as store:
         total = len(store.pages())
-    click.echo(f"{len(report.added)} page(s) added to {folder} ({total} watched).")
+    added = said.ngettext(
+        "%(num)s page(s) added to %(folder)s (%(total)s watched).",
+        "%(num)s page(s) added to %(folder)s (%(total)s watched).",
+        len(report.added),
+        folder=folder,
+        total=said.count(total),
+    )
+    click.echo(added)
     if report.skipped:
         counts: dict[str, int] = {}
         for _, why in report.skipped:
             counts[why] = counts.get(why, 0) + 1
-        said = ", ".join(f"{n} {why}" for why, n in counts.items())
-        click.echo(f"{len(report.skipped)} page(s) of the crawl not kept: {said}.")
+        whys = ", ".join(f"{said.count(n)} {said._(why)}" for why, n in counts.items())
+        skipped = said.ngettext(
+            "%(num)s page(s) of the crawl not kept: %(whys)s.",
+            "%(num)s page(s) of the crawl not kept: %(whys)s.",
+            len(report.skipped),
+            whys=whys,
+        )
+        click.echo(skipped)
     for source, reason in report.failed:
-        click.echo(f"canon: {source}: {reason}", err=True)
+        click.echo(f"canon: {source}: {said_text(reason, said)}", err=True)
+
+
+# Why a page of a crawl is not watched (see _not_kept), said.
+NOT_KEPT = (
+    N_("blocked"), N_("failed"), N_("redirect"), N_("not-html"), N_("noindex"), N_("status"),
+    N_("canonicalized"), N_("no-text"), N_("duplicate"),
+)  # fmt: skip
 
 
 @dataclass
@@ -216,17 +242,30 @@ def _stored_pages(rows: Sequence[PageRow]) -> Iterator[Page]:
 
 def _crawl_notes(report: CrawlReport) -> list[str]:
     """What the crawl's limits did: stopped it, left URLs, shortened a Crawl-delay."""
+    said = spoken()
+    f = said.figures
     notes = []
     if report.out_of_time:
-        notes.append(f"the crawl stopped after {report.max_time:g} s, {report.left} URLs left")
+        notes.append(
+            said._("the crawl stopped after %(seconds)s s, %(left)s URLs left",
+                   seconds=f(f"{report.max_time:g}"), left=f(str(report.left)))
+        )  # fmt: skip
     elif report.left:
-        notes.append(f"{report.left} URLs found past --max-pages were not fetched")
+        notes.append(
+            said._(
+                "%(left)s URLs found past --max-pages were not fetched", left=f(str(report.left))
+            )
+        )
     for host, asked in report.capped:
         notes.append(
-            f"{host} asks for a Crawl-delay of {asked:g} s; waited {report.max_crawl_delay:g} s"
-        )
+            said._("%(host)s asks for a Crawl-delay of %(asked)s s; waited %(waited)s s",
+                   host=host, asked=f(f"{asked:g}"), waited=f(f"{report.max_crawl_delay:g}"))
+        )  # fmt: skip
     for host in report.given_up:
-        notes.append(f"{host} failed too often in a row: its other pages were not asked for")
+        notes.append(
+            said._("%(host)s failed too often in a row: its other pages were not asked for",
+                   host=host)
+        )  # fmt: skip
     return notes
 
 
@@ -271,7 +310,8 @@ def _crawled(
         path = Path(folder) / "crawl.db"
         with Index(path, create=True) as index, State(path) as state:
             indexed = index.use_profiles([profile], settings.k, 1)
-            with ThreadPoolExecutor(1) as executor, progress_bar("crawling", "pages") as update:
+            bar = progress_bar(spoken()._("crawling"), spoken()._("pages"))
+            with ThreadPoolExecutor(1) as executor, bar as update:
                 report = crawl(settings, indexed, state, executor, reading, update)
             rows = list(state.pages(with_html=True))
         for note in _crawl_notes(report):
@@ -404,14 +444,15 @@ def run_command(
         mail=mailed,
         locale=locale_of(lang),
     )
-    with progress_bar("checking pages", "pages") as on_page:
+    with progress_bar(spoken()._("checking pages"), spoken()._("pages")) as on_page:
         report = run_watch(folder, provider, settings, on_page=on_page)
     if as_json:
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
     else:
         _print_run(folder, report)
     if report.notify_failed:
-        click.echo(f"canon: the changes were not told: {report.notify_failed}", err=True)
+        line = spoken()._("the changes were not told: %(why)s", why=report.notify_failed)
+        click.echo(f"canon: {line}", err=True)
         sys.exit(Outcome.SOME_FAILED)
 
 
@@ -425,30 +466,71 @@ def _command_words(command: str) -> list[str]:
     return words
 
 
+# The changes a run finds and the kinds of copies (canon.watch), said.
+CHANGE_WORDS = (N_("new"), N_("grown"), N_("back"), N_("gone"), N_("copied"), N_("rewritten"))
+
+
+def _counted(kind: str, count: int, said: Speech) -> str:
+    """``2 grown`` as the run's line says it; in Russian, with the plural of copies."""
+    if said.locale == "en":
+        return f"{count} {kind}"
+    forms = {
+        "new": ("%(num)s new copy", "%(num)s new copies"),
+        "grown": ("%(num)s copy grew", "%(num)s copies grew"),
+        "back": ("%(num)s copy is back", "%(num)s copies are back"),
+        "gone": ("%(num)s copy gone", "%(num)s copies gone"),
+    }
+    if kind not in forms:
+        return f"{said.count(count)} {said._(kind)}"
+    return said.ngettext(*forms[kind], count)
+
+
 def _print_run(folder: Path, report: RunReport) -> None:
-    resumed = ", taken up where it stopped" if report.resumed else ""
-    counts = ", ".join(f"{n} {kind}" for kind, n in report.counts().items() if n) or "no change"
-    click.echo(
-        f"Run {report.run}{resumed}: {report.checked} page(s) checked, {report.sent} of "
-        f"{report.budget} queries sent ({report.cached} from the cache); {counts}."
+    said = spoken()
+    resumed = said._(", taken up where it stopped") if report.resumed else ""
+    counts = ", ".join(
+        _counted(kind, n, said) for kind, n in report.counts().items() if n
+    ) or said._("no change")
+    checked = said.ngettext(
+        "Run %(run)s%(resumed)s: %(num)s page(s) checked, %(sent)s of %(budget)s queries sent "
+        "(%(cached)s from the cache); %(counts)s.",
+        "Run %(run)s%(resumed)s: %(num)s page(s) checked, %(sent)s of %(budget)s queries sent "
+        "(%(cached)s from the cache); %(counts)s.",
+        report.checked,
+        run=report.run,
+        resumed=resumed,
+        sent=said.count(report.sent),
+        budget=said.count(report.budget),
+        cached=said.count(report.cached),
+        counts=counts,
     )
+    click.echo(checked)
     for c in report.changes:
         if c.change == "gone":
-            detail = f"{c.previous or 0:.0%} before"
+            detail = said._("%(share)s before", share=said.percent(c.previous or 0, 0))
         else:
-            was = f" (was {c.previous:.0%})" if c.previous is not None else ""
-            detail = f"{c.share:.0%} {c.kind}{was}"
-        click.echo(f"{_SIGNS[c.change]} {c.change:<5} {c.page} ← {c.url} {detail}")
-    click.echo(f"Changes written to {folder / CHANGES_CSV}.")
-    xlsx = f" and {folder / CHANGES_XLSX}" if xlsx_available() else ""
+            was = (
+                said._(" (was %(share)s)", share=said.percent(c.previous, 0))
+                if c.previous is not None
+                else ""
+            )
+            detail = f"{said.percent(c.share, 0)} {said._(c.kind)}{was}"
+        change = said._(c.change)
+        click.echo(f"{_SIGNS[c.change]} {change:<5} {c.page} ← {c.url} {detail}")
+    click.echo(said._("Changes written to %(path)s.", path=folder / CHANGES_CSV))
+    xlsx = said._(" and %(path)s", path=folder / CHANGES_XLSX) if xlsx_available() else ""
     kept = run_folder(folder, report.run)
-    click.echo(f"Report written to {folder / REPORT_HTML}{xlsx} (this run's files in {kept}).")
+    click.echo(
+        said._("Report written to %(path)s%(xlsx)s (this run's files in %(kept)s).",
+               path=folder / REPORT_HTML, xlsx=xlsx, kept=kept)
+    )  # fmt: skip
 
 
 @watch_group.command("list")
 @_folder
 @click.option("--gone", is_flag=True, help="Also list the copies no longer found.")
 @json_option
+@language_option
 def list_command(folder: Path, gone: bool, as_json: bool) -> None:
     """The copies of each page of the watch DIR found so far: share, kind, first and last
     seen."""
@@ -461,22 +543,30 @@ def list_command(folder: Path, gone: bool, as_json: bool) -> None:
     by_page: dict[str, list[Copy]] = {}
     for c in copies:
         by_page.setdefault(c.page, []).append(c)
+    said = spoken()
     if not by_page:
-        click.echo(f"No copies found of the {len(pages)} page(s) watched.")
+        none = said.ngettext(
+            "No copies found of the %(num)s page(s) watched.",
+            "No copies found of the %(num)s page(s) watched.",
+            len(pages),
+        )
+        click.echo(none)
     for page, found in by_page.items():
         click.echo(page)
         for c in found:
-            ended = f", gone {c.gone}" if c.gone else ""
-            click.echo(
-                f"  {c.share:>4.0%} {c.kind:<9} {c.url}  first seen {c.first_seen}, "
-                f"last seen {c.last_seen}{ended}"
+            ended = said._(", gone %(when)s", when=c.gone) if c.gone else ""
+            seen = said._(
+                "first seen %(first)s, last seen %(last)s", first=c.first_seen, last=c.last_seen
             )
+            share = said.percent(c.share, 0)
+            click.echo(f"  {share:>4} {said._(c.kind):<9} {c.url}  {seen}{ended}")
 
 
 @watch_group.command("remove")
 @_folder
 @click.argument("urls", nargs=-1, required=True, metavar="URL...")
 @json_option
+@language_option
 def remove_command(folder: Path, urls: tuple[str, ...], as_json: bool) -> None:
     """Stop watching the pages at URL (as they were added) in the watch DIR: their copies and
     changes go with them. A URL the watch does not hold is named, and the command exits 3."""
@@ -486,8 +576,16 @@ def remove_command(folder: Path, urls: tuple[str, ...], as_json: bool) -> None:
     else:
         with WatchStore(folder) as store:
             total = len(store.pages())
-        click.echo(f"{len(report.removed)} page(s) removed from {folder} ({total} watched).")
+        said = spoken()
+        removed = said.ngettext(
+            "%(num)s page(s) removed from %(folder)s (%(total)s watched).",
+            "%(num)s page(s) removed from %(folder)s (%(total)s watched).",
+            len(report.removed),
+            folder=folder,
+            total=said.count(total),
+        )
+        click.echo(removed)
         for url in report.missing:
-            click.echo(f"canon: {url}: not in the watch", err=True)
+            click.echo(f"canon: {said._('%(url)s: not in the watch', url=url)}", err=True)
     if report.missing:
         sys.exit(Outcome.SOME_FAILED)

@@ -3,7 +3,7 @@
 The library and its presentation model say some things in English sentences with figures
 inside (a verdict's formula, a stuffing warning, why a text has no statistics, what found a
 source, why a page could not be compared, why a site audit stopped);
-the command line prints them as they are, in English.  Each
+the command line says them through :func:`translated` too.  Each
 such sentence has an English msgid here, its figures as ``%(name)s`` placeholders: a
 sentence that matches one as a whole is said in the page's language with its figures in
 place.  A formula, made of clauses joined by ``"; "``, is said clause by clause.  A sentence
@@ -13,6 +13,7 @@ none matches stays English, marked ``lang="en"`` on a page in another language.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 from gettext import NullTranslations
 
@@ -20,7 +21,7 @@ from markupsafe import Markup, escape
 
 from .language import N_
 
-__all__ = ["LIBRARY_SENTENCES", "said", "said_parts"]
+__all__ = ["LIBRARY_SENTENCES", "said", "said_parts", "translated"]
 
 # The most specific first: a placeholder matches as little as it can, and a sentence is
 # said by the first msgid that matches it whole.
@@ -117,22 +118,33 @@ def _pattern(msgid: str) -> re.Pattern[str]:
     return re.compile(f"^{regex}$", re.S)
 
 
-def _sentence(text: str, t: NullTranslations) -> str | None:
-    for msgid in LIBRARY_SENTENCES:
+def _sentence(
+    text: str, t: NullTranslations, sentences: Sequence[str] = LIBRARY_SENTENCES
+) -> str | None:
+    for msgid in sentences:
         found = _pattern(msgid).match(text)
         if found:
             return t.gettext(msgid) % found.groupdict()
     return None
 
 
+def translated(
+    text: str, t: NullTranslations, sentences: Sequence[str] = LIBRARY_SENTENCES
+) -> str | None:
+    """``text`` said by ``t`` when one of ``sentences`` (msgids) matches it whole, or each of
+    its clauses (joined by ``"; "``); None when not."""
+    whole = _sentence(text, t, sentences)
+    if whole is None and "; " in text:
+        clauses = [_sentence(clause, t, sentences) for clause in text.split("; ")]
+        if all(c is not None for c in clauses):
+            whole = "; ".join(c for c in clauses if c is not None)
+    return whole
+
+
 def said(text: str, t: NullTranslations, lang: str) -> Markup:
     """``text`` in the page's language (``t``, ``lang``) when a msgid says it, as a whole or
     clause by clause; else as it is, marked English when the page is not."""
-    whole = _sentence(text, t)
-    if whole is None and "; " in text:
-        clauses = [_sentence(clause, t) for clause in text.split("; ")]
-        if all(c is not None for c in clauses):
-            whole = "; ".join(c for c in clauses if c is not None)
+    whole = translated(text, t)
     if whole is not None:
         return Markup(escape(whole))
     if lang == "en":

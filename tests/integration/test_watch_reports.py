@@ -251,7 +251,7 @@ def test_the_report_speaks_russian_under_a_russian_locale(
     web.served["/thief/one.html"] = ("Пасека", [A[0]], "")
     web.served["/thief/two.html"] = ("Переплёт", [B[0]], "")
     printed = _run(folder, web, RU)
-    assert "+ new" in printed  # the terminal's lines stay as they are
+    assert "+ новая" in printed  # the terminal speaks the locale's language too
     html = (folder / "report.html").read_text("utf-8")
     text = _text(html)
     assert '<html lang="ru">' in html

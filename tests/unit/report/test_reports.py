@@ -197,4 +197,5 @@ def test_the_html_report_follows_the_environment_and_lang(tmp_path: Path, exampl
         page = report.read_text("utf-8")
         assert f'<html lang="{lang}">' in page
         assert ("<h2>Сходство</h2>" in page) is (lang == "ru"), (env, args)
-        assert "Jaccard" in done.stdout  # the terminal table, unchanged
+        assert ("Jaccard" in done.stdout) is (lang == "en")  # the terminal speaks it too
+        assert ("Жаккар" in done.stdout) is (lang == "ru")

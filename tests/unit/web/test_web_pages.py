@@ -105,7 +105,8 @@ def test_every_message_of_the_pages_has_its_translation() -> None:
     keywords = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
     found = {
         message
-        for folder in (WEB, WEB.parent / "report", WEB.parent / "watch")  # and what reports say
+        # the pages, what reports say, and what the command line prints
+        for folder in (WEB, WEB.parent / "report", WEB.parent / "watch", WEB.parent / "cli")
         for _, _, message, _, _ in extract_from_dir(
             folder, mapping, options_map=options, keywords=keywords
         )

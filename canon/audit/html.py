@@ -12,14 +12,16 @@ shared_fragments`, :func:`~canon.report.model.runs_of`), so they fall on the tex
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..canonical import canonicalize
 from ..comparison import shared_fragments
 from ..profile import get_profile
-from ..report.html import render
+from ..report.html import language, render
+from ..report.language import command_line_locale
 from ..report.model import Run, runs_of
 from .analysis import COLUMNS, AuditCluster, Findings
 from .changes import Changes
@@ -77,15 +79,24 @@ def _cluster_view(cluster: AuditCluster, texts: Mapping[str, str]) -> ClusterVie
     return ClusterView(cluster, tuple(differences), max(0, len(others) - SHOWN_MEMBERS))
 
 
+def _origin(starts: Sequence[str]) -> str:
+    """The scheme and host of the audited site (``https://example.ru``), or ``""``."""
+    parts = urlsplit(starts[0]) if starts else None
+    return f"{parts.scheme}://{parts.netloc}" if parts and parts.netloc else ""
+
+
 def audit_html(
     findings: Findings,
     texts: Mapping[str, str],
     context: Mapping[str, Any],
     changes: Changes | None = None,
+    locale: str | None = None,
 ) -> str:
     """The report: summary, the changes since the last audit (when there was one), the pages
     table (sortable), each finding, each cluster's differences.  ``texts`` are the main texts
-    by URL; ``context`` names the audit (its starts, when it ran)."""
+    by URL; ``context`` names the audit (its starts, when it ran).  In ``locale``'s language
+    (``None``: the environment's, as the command line speaks it); a URL of the audited site is
+    shown by its path, the whole URL in its tooltip."""
     clusters = [_cluster_view(c, texts) for c in findings.clusters[:SHOWN_CLUSTERS]]
     return render(
         "audit.html",
@@ -96,4 +107,6 @@ def audit_html(
         hidden_clusters=max(0, len(findings.clusters) - SHOWN_CLUSTERS),
         audit=dict(context),
         changes=changes,
+        origin=_origin(list(context.get("starts", ()))),
+        **language(locale or command_line_locale()),
     )

@@ -482,4 +482,7 @@ def test_a_page_without_main_text_is_indexable_and_said_to_have_none(tmp_path: P
     assert int(without[4]) > 0 and "no main text" in without[5]  # its words are all links
     report = (tmp_path / "report.html").read_text("utf-8")
     assert '<h2 id="notext">Without a main text</h2>' in report
-    assert f'<td class="url">{served.url("/")}</td><td>yes</td><td>no-text</td>' in report
+    assert (
+        f'<td class="url"><span title="{served.url("/")}">/</span></td><td>yes</td><td>no</td>'
+        in report
+    )

@@ -142,7 +142,7 @@ def test_the_changes_are_said_in_one_line_and_in_every_output(audited_twice) -> 
     assert str(out / "changes.csv") in payload["files"]
     report = (out / "report.html").read_text("utf-8")
     assert '<h2 id="changes">Changes since the last audit</h2>' in report
-    assert report.count("<td>duplicated</td>") == 2
+    assert report.count("<td>newly duplicated</td>") == 2
     book = zipfile.ZipFile(out / "pages.xlsx")
     names = re.findall(r'<sheet name="([^"]+)"', book.read("xl/workbook.xml").decode())
     assert names[-1] == "Changes"

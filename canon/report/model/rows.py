@@ -13,6 +13,7 @@ from ...text.normalize import IGNORABLE
 from ...text.tricks import Trick
 from ...uniqueness.against_index import CheckResult, SimilarDocument, SourceMatch
 from ...uniqueness.verdict import Verdict
+from .figures import Figures, count, figures, share
 
 __all__ = [
     "METRICS",
@@ -40,8 +41,18 @@ METRICS = ("Jaccard", "Dice", "A in B", "B in A")
 _METRIC_FIELDS = ("jaccard", "dice", "containment_first", "containment_second")
 
 
-def percent(value: float) -> str:
-    return f"{value:.1%}"
+def percent(value: float) -> Figures:
+    """A share (0–1) as a percent with one decimal: ``8.1%`` (``8,1 %`` when shown in
+    Russian)."""
+    return figures(share(value))
+
+
+def _count(value: int) -> Figures:
+    return figures(count(value))
+
+
+def _ratio(part: int, whole: int) -> Figures:
+    return figures(count(part), "/", count(whole))
 
 
 @dataclass(frozen=True)
@@ -67,8 +78,8 @@ def _metric_cell(cell: object, profile: str) -> MetricCell:
     return MetricCell(
         profile,
         tuple(percent(getattr(cell, name)) for name in _METRIC_FIELDS),
-        f"{cell.common:,}",
-        f"{cell.first_shingles:,}/{cell.second_shingles:,}",
+        _count(cell.common),
+        _ratio(cell.first_shingles, cell.second_shingles),
     )
 
 
@@ -118,7 +129,7 @@ def _source_row(m: SourceMatch) -> SourceRow:
         m.title or "",
         percent(m.containment),
         percent(m.jaccard),
-        f"{m.shared:,}",
+        _count(m.shared),
         is_url(m.source),
     )
 
@@ -135,7 +146,7 @@ def uniqueness_rows(result: CheckResult) -> tuple[UniquenessRow, ...]:
             p.fingerprint,
             p.k,
             percent(p.uniqueness),
-            f"{p.borrowed:,}/{p.draft_shingles:,}",
+            _ratio(p.borrowed, p.draft_shingles),
             tuple(_source_row(m) for m in p.sources),
             None if p.similar is None else tuple(_near_row(d) for d in p.similar),
         )
@@ -162,7 +173,7 @@ def verdict_row(verdict: Verdict) -> VerdictRow:
         percent(verdict.uniqueness),
         percent(verdict.copied),
         percent(verdict.rewritten),
-        f"{verdict.chars:,}",
+        _count(verdict.chars),
         verdict.formula,
         verdict.copied,
         verdict.rewritten,
@@ -249,7 +260,7 @@ class DocumentRow:
 
 def document_row(label: str, doc: Document) -> DocumentRow:
     return DocumentRow(
-        label, doc.source, doc.title or "", method_label(doc.method), f"{doc.chars:,}"
+        label, doc.source, doc.title or "", method_label(doc.method), _count(doc.chars)
     )
 
 
@@ -296,7 +307,7 @@ def profile_rows(table: Table) -> tuple[ProfileRow, ...]:
             p.name,
             p.fingerprint,
             describe(p),
-            (f"{table.words[p.name][0]:,}", f"{table.words[p.name][1]:,}"),
+            (_count(table.words[p.name][0]), _count(table.words[p.name][1])),
         )
         for p in table.profiles
     )

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from ...errors import CanonError
 from ...textstats import ZIPF_SLOPE_RANGE, Stuffing, TextStats, Verdict, text_stats
 from ...textstats.stuffing import STUFFING_MIN_COUNT
+from ...textstats.targets import Form
+from .figures import Figures, Number, count, figures, number, percentage
 
 __all__ = [
     "JudgedRow",
@@ -30,32 +32,43 @@ __all__ = [
 ]
 
 
-def _percent(value: float) -> str:
-    return f"{value:.1f}%"
+def _percent(value: float) -> Figures:
+    return figures(percentage(value))
+
+
+def _count(value: int) -> Figures:
+    return figures(count(value))
 
 
 def _zipf_value(stats: TextStats) -> str:
     zipf = stats.zipf
-    if zipf.slope is None:
+    if zipf.slope is None or zipf.r_squared is None:
         return str(zipf.note)
-    return f"{zipf.slope:.2f}, {zipf.r_squared:.2f}" + (
-        "" if zipf.natural else " (outside the usual range)"
-    )
+    outside = "" if zipf.natural else " (outside the usual range)"
+    return figures(number(zipf.slope, 2), ", ", number(zipf.r_squared, 2), outside)
+
+
+def _keywords(stats: TextStats) -> Figures:
+    parts: list[str | Number] = []
+    for k in stats.keywords:
+        parts += [", " if parts else "", f"{k.lemma} ", count(k.count), " (",
+                  percentage(k.density), ")"]  # fmt: skip
+    return figures(*parts)
 
 
 def stats_rows(stats: TextStats) -> list[tuple[str, str]]:
     """The text statistics as ``(name, value)`` pairs; keywords last."""
-    keywords = ", ".join(f"{k.lemma} {k.count:,} ({_percent(k.density)})" for k in stats.keywords)
+    nausea = figures(number(stats.classic_nausea, 2), f" ({stats.classic_nausea_lemma or '-'})")
     return [
-        ("characters", f"{stats.characters:,}"),
-        ("characters without spaces", f"{stats.characters_no_spaces:,}"),
-        ("words", f"{stats.words:,}"),
-        ("unique lemmas", f"{stats.unique_lemmas:,}"),
+        ("characters", _count(stats.characters)),
+        ("characters without spaces", _count(stats.characters_no_spaces)),
+        ("words", _count(stats.words)),
+        ("unique lemmas", _count(stats.unique_lemmas)),
         ("water", _percent(stats.water_percent)),
-        ("classic nausea", f"{stats.classic_nausea:.2f} ({stats.classic_nausea_lemma or '-'})"),
+        ("classic nausea", nausea),
         ("academic nausea", _percent(stats.academic_nausea)),
         ("Zipf slope, R²", _zipf_value(stats)),
-        ("keywords", keywords),
+        ("keywords", _keywords(stats)),
     ]
 
 
@@ -73,17 +86,18 @@ class JudgedRow:
 def _judged(name: str, verdict: Verdict, digits: int, unit: str) -> JudgedRow:
     if verdict.verdict is None or verdict.high is None:
         return JudgedRow(name, "", "")
-    high = f"{verdict.high:.{digits}f}{unit}"
+    high = Number(verdict.high, digits, percent=unit == "%")
     if verdict.low is None:
-        return JudgedRow(name, verdict.verdict, f"≤ {high}")
-    return JudgedRow(name, verdict.verdict, f"{verdict.low:.{digits}f}–{high}")
+        return JudgedRow(name, verdict.verdict, figures("≤ ", high))
+    low = number(verdict.low, digits)
+    return JudgedRow(name, verdict.verdict, figures(low, "–", high))
 
 
 def judged_rows(stats: TextStats) -> tuple[JudgedRow, ...]:
     """The verdicts on water, classic and academic nausea and the Zipf slope."""
     low, high = ZIPF_SLOPE_RANGE
     zipf = stats.zipf
-    usual = f"{low:.2f} to {high:.2f}" if zipf.verdict else ""
+    usual = figures(number(low, 2), " to ", number(high, 2)) if zipf.verdict else ""
     rows = [JudgedRow("Zipf slope, R²", zipf.verdict or "", usual)]
     if stats.verdicts is not None:
         v = stats.verdicts
@@ -109,7 +123,7 @@ class PhraseRow:
 
 def phrase_rows(stats: TextStats) -> tuple[PhraseRow, ...]:
     return tuple(
-        PhraseRow(p.form, p.phrase, p.size, f"{p.count:,}", _percent(p.density))
+        PhraseRow(p.form, p.phrase, p.size, _count(p.count), _percent(p.density))
         for p in stats.phrases
     )
 
@@ -129,24 +143,31 @@ def target_rows(stats: TextStats) -> tuple[TargetRow, ...]:
     return tuple(
         TargetRow(
             t.keyword,
-            f"{t.count:,}",
-            f"{t.exact:,}",
+            _count(t.count),
+            _count(t.exact),
             _percent(t.density),
-            ", ".join(f"{f.form} {f.count:,}" for f in t.forms),
+            _forms(t.forms),
         )
         for t in stats.targets
     )
+
+
+def _forms(forms: Sequence[Form]) -> Figures:
+    parts: list[str | Number] = []
+    for f in forms:
+        parts += [", " if parts else "", f"{f.form} ", count(f.count)]
+    return figures(*parts)
 
 
 def _stuffing_line(found: Stuffing) -> str:
     usual = max(math.floor(found.limit), STUFFING_MIN_COUNT - 1)
     what = "word" if found.kind == "lemma" else "phrase"
     lemmas = f" ({found.text})" if found.text != found.form else ""
-    return (
-        f"stuffed {what} «{found.form}»{lemmas}: {found.count:,} times, "
-        f"{_percent(found.density)} of the words; real articles of this length repeat a "
-        f"{what} at most {usual:,} times"
-    )
+    return figures(
+        f"stuffed {what} «{found.form}»{lemmas}: ", count(found.count), " times, ",
+        percentage(found.density), " of the words; real articles of this length repeat a "
+        f"{what} at most ", count(usual), " times",
+    )  # fmt: skip
 
 
 def stuffing_lines(stats: TextStats) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ from ...sources.fetch import is_url
 from ...uniqueness.against_index import CheckResult
 from ...uniqueness.rewrites import Rewrite
 from ...uniqueness.verdict import counted
+from .figures import Figures, count, figures
 from .highlights import Run, check_runs, compare_runs, fragment_k, runs_of
 from .rows import (
     DocumentRow,
@@ -68,7 +69,7 @@ class SourceView:
     title: str
     link: bool
     share: str
-    shared: str  # what found it: e.g. "raw 55 · lemma 147 · 3 sentences"
+    shared: Figures  # what found it: e.g. "raw 55 · lemma 147 · 3 sentences"
     draft: tuple[Run, ...]
     passages: tuple[Run, ...] | None
 
@@ -96,7 +97,7 @@ class _Merged:
     title: str
     draft: list[tuple[bool, Sequence[Fragment]]]
     own: list[tuple[bool, Sequence[Fragment]]]
-    shared: list[str]
+    shared: list[Figures]
 
 
 def _merged(result: CheckResult) -> dict[str, _Merged]:
@@ -107,7 +108,7 @@ def _merged(result: CheckResult) -> dict[str, _Merged]:
             entry.draft.append((p.word_for_word, m.fragments))
             if m.passages is not None:
                 entry.own.append((p.word_for_word, m.passages))
-            entry.shared.append(f"{p.profile} {m.shared:,}")
+            entry.shared.append(figures(f"{p.profile} ", count(m.shared)))
     by_source: dict[str, list[Rewrite]] = {}
     for r in result.rewrites:
         by_source.setdefault(r.source, []).append(r)
@@ -115,8 +116,16 @@ def _merged(result: CheckResult) -> dict[str, _Merged]:
         entry = merged.setdefault(source, _Merged(found[0].title or "", [], [], []))
         entry.draft.append((False, [Fragment(r.start, r.end) for r in found]))
         entry.own.append((False, [Fragment(r.source_start, r.source_end) for r in found]))
-        entry.shared.append(f"{len(found)} sentence{'s' if len(found) > 1 else ''}")
+        entry.shared.append(
+            figures(count(len(found)), " sentences") if len(found) > 1 else figures("1 sentence")
+        )
     return merged
+
+
+def _joined(parts: Sequence[Figures], separator: str) -> Figures:
+    """``parts`` joined by ``separator``, their numbers kept."""
+    pattern = separator.replace("{", "{{").replace("}", "}}").join(p.pattern for p in parts)
+    return Figures(pattern, *(n for p in parts for n in p.numbers))
 
 
 def _source_views(result: CheckResult) -> tuple[SourceView, ...]:
@@ -134,7 +143,7 @@ def _source_views(result: CheckResult) -> tuple[SourceView, ...]:
                 entry.title,
                 is_url(name),
                 percent(inside / chars) if chars else "",
-                " · ".join(entry.shared),
+                _joined(entry.shared, " · "),
                 draft,
                 runs_of(text, entry.own) if text is not None and entry.own else None,
             )

@@ -199,3 +199,63 @@ def test_the_html_report_follows_the_environment_and_lang(tmp_path: Path, exampl
         assert ("<h2>Сходство</h2>" in page) is (lang == "ru"), (env, args)
         assert ("Jaccard" in done.stdout) is (lang == "en")  # the terminal speaks it too
         assert ("Жаккар" in done.stdout) is (lang == "ru")
+
+
+# --- Russian number typography, formatted when a page or a report is drawn ------------------
+
+NBSP = "\u00a0"
+
+
+def test_the_compare_report_and_page_write_figures_as_their_language_does(examples: Path) -> None:
+    texts = [(examples / name).read_text("utf-8") for name in ("original.txt", "rewrite.txt")]
+    docs = [Document("first", texts[0]), Document("second", texts[1])]
+    table = canon.compare_table(*texts, labels=("first", "second"), ks=(3,))
+    client = PageClient(create_app())
+    form = {"first_text": texts[0], "second_text": texts[1]}
+    for lang in ("ru", "en"):
+        report = compare_html(table, docs, locale=lang)
+        page = client.post(f"/?lang={lang}", data=form).text
+        for drawn in (report, page):
+            similarity = _section(drawn, '<table class="similarity">')
+            figures = _section(drawn, '<table class="figures">')
+            if lang == "ru":
+                assert f'<td class="num">12,6{NBSP}%</td>' in similarity
+                assert f"<td>2{NBSP}633</td>" in figures and f"<td>28,7{NBSP}%</td>" in figures
+                assert "12.6%" not in drawn and "2,633" not in drawn
+            else:
+                assert '<td class="num">12.6%</td>' in similarity
+                assert "<td>2,633</td>" in figures and "<td>28.7%</td>" in figures
+    russian = compare_html(table, docs, locale="ru")
+    assert "<h1>canon: first и second</h1>" in russian
+    assert f"<td>19,9–39,1{NBSP}%</td>" in russian  # the usual range of water
+
+
+def test_the_check_report_in_russian(tmp_path: Path, examples: Path) -> None:
+    db = tmp_path / "c.db"
+    with Index(db, create=True) as index:
+        canon.add_sources(
+            index,
+            [str(examples / "original.txt")],
+            canon.IndexRules([canon.get_profile("raw"), canon.get_profile("lemma")], k=4),
+        )
+    draft = tmp_path / "draft.txt"
+    draft.write_text((examples / "rewrite.txt").read_text("utf-8"), "utf-8")
+    pages = {}
+    for lang in ("ru", "en"):
+        html = tmp_path / f"{lang}.html"
+        done = run_cli("check", str(draft), "--index", str(db), "--html", str(html), "--lang",
+                       lang, "--min-uniqueness", "80")  # fmt: skip
+        assert done.returncode == 1, done.stderr
+        pages[lang] = html.read_text("utf-8")
+    ru, en = pages["ru"], pages["en"]
+    assert f"<h1>canon: уникальность {draft}</h1>" in ru
+    assert f"<h1>canon: uniqueness of {draft}</h1>" in en
+    figure = re.search(r'id="uniqueness" class="fail">([^<]+)<', ru)
+    assert figure and re.fullmatch(rf"\d+,\d{NBSP}%", figure.group(1)), figure
+    english = re.search(r'id="uniqueness" class="fail">([^<]+)<', en)
+    assert english and re.fullmatch(r"\d+\.\d%", english.group(1)), english
+    assert figure.group(1).replace(",", ".").replace(NBSP, "") == english.group(1)
+    chars = f"{len(draft.read_text('utf-8')):,}"
+    assert f'<td class="num">{chars.replace(",", NBSP)}</td>' in ru  # the draft's characters
+    assert f'<td class="num">{chars}</td>' in en
+    assert "uniqueness = 1" not in ru  # the formula said in Russian too

@@ -282,7 +282,8 @@ def test_compare_page_result_is_escaped(client: TestClient, texts: tuple[str, st
     assert "</textarea> " not in page.text and "&lt;/textarea&gt;" in page.text
     table = canon.compare_table(data["first_text"], data["second_text"])
     jaccard = table.cell("lemma", 3).jaccard  # type: ignore[union-attr]
-    assert f"{jaccard * 100:.1f}%" in page.text
+    # a Russian page: a decimal comma and a no-break space before the sign
+    assert f"{jaccard * 100:.1f}".replace(".", ",") + "\u00a0%" in page.text
     assert '<mark class="exact"' in page.text and '<mark class="rewrite"' in page.text
 
 

@@ -296,7 +296,9 @@ def test_the_check_page_runs_a_web_check_to_its_result(
     assert 'id="webjob"' not in page
     expected = _reference(db, stand)
     headline = re.search(r'<strong id="uniqueness"[^>]*>([^<]+)</strong>', page).group(1)
-    assert headline == f"{expected.result.verdict.uniqueness * 100:.1f}%"
+    # a Russian page: a decimal comma and a no-break space before the sign
+    russian = f"{expected.result.verdict.uniqueness * 100:.1f}".replace(".", ",") + "\u00a0%"
+    assert headline == russian
     assert f'<a href="{stand.url("/pages/copy.html")}"' in page
     assert f'<td class="query">{escape(expected.queries[0].query)}</td>' in page
     assert 'lang="en"' not in page.split("<main>")[1]  # the formula and the rest in Russian
@@ -426,7 +428,7 @@ def test_a_web_only_job_runs_to_the_result_of_web_check(
             )
         ),
     )
-    expected = f"{alone.result.verdict.uniqueness * 100:.1f}%"
+    expected = f"{alone.result.verdict.uniqueness * 100:.1f}".replace(".", ",") + "\u00a0%"
     started = web_only.post("/api/check/jobs", json={"draft": DRAFT, "web": "searxng",
                                                      "queries": QUERIES})  # fmt: skip
     assert started.status_code == 202, started.text

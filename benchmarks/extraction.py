@@ -75,6 +75,7 @@ from benchmarks._common import (
 from benchmarks.data import ARTICLES, SHARED_DATA, Page, dataset, read_articles
 from canon import Document, InputError
 from canon.sources.extract import decode_html
+from canon.sources.htmlpage import main_settings
 
 SITE = REPO / "tests" / "fixtures" / "site"
 TEXTS = (
@@ -97,14 +98,9 @@ TARGET_REST = 0.20  # rest / trafilatura at most
 LOW_F1 = 0.9
 WARMUP_PAGES = 4
 
-# What canon's extract_html passes to bare_extraction (canon/sources/extract.py).
-CANON_SETTINGS: dict[str, Any] = {
-    "favor_precision": True,
-    "include_comments": False,
-    "include_tables": True,
-    "deduplicate": False,
-    "with_metadata": True,
-}
+# What canon passes to bare_extraction (canon/sources/htmlpage.py: no metadata; the title
+# comes from trafilatura's title steps alone).
+CANON_SETTINGS: dict[str, Any] = {**main_settings(), "with_metadata": False}
 MAIN_TEXT = {"include_comments": False, "include_tables": True}
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 _TOKEN = re.compile(r"\w+")

@@ -29,15 +29,19 @@ from typing import Any
 
 from ..text.bidi import display_order
 
-__all__ = ["Seen", "as_seen", "without_unseen"]
+__all__ = ["Seen", "as_seen", "show", "without_unseen"]
 
 _RLO, _LRO, _PDF = "\u202e", "\u202d", "\u202c"
-# The controls as characters or as numeric character references, and the bdo element.
-_SUSPECT = re.compile(
-    r"[\u202a-\u202e\u2066-\u2069]|&#(?:x0*(?:202[a-e]|206[6-9])|0*(?:823[4-8]|829[4-7]));|<bdo\b"
-    r"|unicode-bidi",
-    re.IGNORECASE,
+# The controls as characters or as numeric character references, the bdo element, and the CSS
+# property; each looked for on its own (one expression with all of them tries each at every
+# character of the page).
+_CONTROLS = tuple(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
+_CONTROL_REFERENCE = re.compile(
+    r"&#(?:x0*(?:202[a-e]|206[6-9])|0*(?:823[4-8]|829[4-7]));", re.IGNORECASE
 )
+_BDO = re.compile(r"<bdo\b", re.IGNORECASE)
+_BIDI_HINT = re.compile(r"-(?i:bidi)")  # found fast (a plain first character), then:
+_UNICODE_BIDI = re.compile(r"unicode-bidi", re.IGNORECASE)
 
 
 # What hides an element from a reader, in an inline style or a page's own style sheet.
@@ -106,6 +110,11 @@ class _Selectors:
     ids: frozenset[str]
     tag_classes: frozenset[tuple[str, str]]
 
+    @property
+    def any(self) -> bool:
+        """Whether these selectors may select an element at all."""
+        return bool(self.tags or self.classes or self.ids or self.tag_classes)
+
     def selects(self, element: Any) -> bool:
         classes = set(str(element.get("class", "")).split())
         return (
@@ -166,7 +175,11 @@ def without_unseen(root: Any, rules: Rules | None = None) -> list[str]:
     hiding = _sheet_hiding(rules)
     page = _page_background(rules)
     unseen: dict[int, Any] = {}
-    for element in root.iter():
+    # Without a sheet that hides, only an element with a hidden or a style attribute may go.
+    candidates = (
+        root.iter() if hiding.any else root.xpath("descendant-or-self::*[@hidden or @style]")
+    )
+    for element in candidates:
         if not isinstance(element.tag, str) or element.tag in ("html", "body", "head"):
             continue
         style = element.get("style")
@@ -241,7 +254,7 @@ def as_seen(html: str) -> Seen:
     """``html`` as a reader sees it: the text of its overrides in display order and the
     elements no reader sees removed (serialized again), or ``html`` itself when it has
     neither style, ``hidden`` attribute nor bidirectional control."""
-    bidi, styled = _SUSPECT.search(html) is not None, _UNSEEN_HINTS.search(html) is not None
+    bidi, styled = _hints(html)
     if not (bidi or styled):
         return Seen(html)
     import lxml.etree
@@ -251,14 +264,43 @@ def as_seen(html: str) -> Seen:
         root = lxml.html.document_fromstring(html.encode("utf-8"), parser=_parser())
     except (ValueError, lxml.etree.ParserError):
         return Seen(html)  # nothing lxml can read: the extractor says what it makes of it
+    changed, removed = _show(root, bidi, styled)
+    if not changed:
+        return Seen(html)
+    return Seen(str(lxml.html.tostring(root, encoding="unicode")), removed)
+
+
+def show(root: Any, html: str) -> tuple[str, ...]:
+    """Make the parsed page ``root`` (of the markup ``html``) as a reader sees it, in place,
+    as :func:`as_seen` does to its markup; the words of the elements left out."""
+    bidi, styled = _hints(html)
+    return _show(root, bidi, styled)[1] if bidi or styled else ()
+
+
+def _bidi(html: str) -> bool:
+    """Whether the markup has a bidirectional control (as a character or a reference), a
+    ``bdo`` element or a ``unicode-bidi`` style."""
+    return (
+        any(control in html for control in _CONTROLS)
+        or ("&#" in html and _CONTROL_REFERENCE.search(html) is not None)
+        or _BDO.search(html) is not None
+        or (_BIDI_HINT.search(html) is not None and _UNICODE_BIDI.search(html) is not None)
+    )
+
+
+def _hints(html: str) -> tuple[bool, bool]:
+    """Whether the markup has what puts text in display order (:func:`_bidi`), and what may
+    hide an element (a style or a ``hidden`` attribute)."""
+    return _bidi(html), _UNSEEN_HINTS.search(html) is not None
+
+
+def _show(root: Any, bidi: bool, styled: bool) -> tuple[bool, tuple[str, ...]]:
+    """Whether showing the page changed ``root``, and the words of the elements left out."""
     rules = _sheet_rules(root)  # read once, before anything is removed
     removed = without_unseen(root, rules) if styled else []
-    if not (bidi or removed):
-        return Seen(html)
     if bidi:
         _display_order(root, rules)
-    html = str(lxml.html.tostring(root, encoding="unicode"))
-    return Seen(html, tuple(words for words in removed if words))
+    return bool(bidi or removed), tuple(words for words in removed if words)
 
 
 def _override(declared: dict[str, str]) -> str | None:

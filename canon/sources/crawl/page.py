@@ -6,17 +6,21 @@ page's URL (or its ``<base href>``), normalized, ``rel=nofollow`` ones left out,
 when the page says ``nofollow``.  Texts: the main text by trafilatura, as every other page
 canon reads (:func:`canon.sources.extract.extract_html`), after the content area is narrowed
 by CSS selectors to keep and to drop (lxml's cssselect), and all visible text of the page.
+All of them are read from one parse of the page (:class:`~canon.sources.htmlpage.HtmlPage`);
+a narrowed content area is read from a copy of it.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
 from ...errors import CanonError, OptionError
-from ..extract import check_html, extract_html
+from ..extract import extract_html, main_extracted
+from ..htmlpage import HtmlPage
 from ..limits import ReadLimits
 from .addresses import normalize
 
@@ -142,14 +146,14 @@ def _narrowed(tree: Any, area: ContentArea) -> str:
     return str(lxml.html.tostring(tree, encoding="unicode"))
 
 
-def _texts(html: str, tree: Any, url: str, area: ContentArea) -> tuple[str, str, str | None]:
+def _texts(page: HtmlPage, narrowed: str | None) -> tuple[str, str, str | None]:
+    """The main text, the whole page's text and why there is no main text (None when there
+    is); ``narrowed``: the markup of the content area, when the page's is narrowed."""
+    page_text = page.visible()[0]
     try:
-        page_text = extract_html(html, url, whole_page=True).text
-    except CanonError:
-        page_text = ""
-    source = _narrowed(tree, area) if area.narrowed else html
-    try:
-        return extract_html(source, url).text, page_text, None
+        if narrowed is not None:
+            return extract_html(narrowed, page.source).text, page_text, None
+        return main_extracted(page, titled=False).text, page_text, None
     except CanonError as exc:
         return "", page_text, str(exc)
 
@@ -162,11 +166,10 @@ def page_facts(
 ) -> PageFacts:
     """The facts, links and texts of the page ``html`` found at ``url`` (its final URL)."""
     import lxml.etree
-    import lxml.html
 
-    check_html(html, url, limits)
+    page = HtmlPage(html, url, limits)
     try:
-        tree = lxml.html.document_fromstring(html)
+        tree = page.root
     except (ValueError, lxml.etree.ParserError) as exc:
         return PageFacts(None, None, None, None, "", (), "", "", f"{url}: not HTML ({exc})")
     base_element = tree.find(".//base[@href]")
@@ -180,5 +183,7 @@ def page_facts(
     heading = _clean(h1.text_content()) if h1 is not None else None
     description, canonical = _meta(tree, "description"), _canonical(tree, base)
     links = _links(tree, base, "nofollow" not in robots and "none" not in robots)
-    main, whole, error = _texts(html, tree, url, area or ContentArea())
+    area = area or ContentArea()
+    narrowed = _narrowed(copy.deepcopy(tree), area) if area.narrowed else None
+    main, whole, error = _texts(page, narrowed)
     return PageFacts(title, heading, description, canonical, robots, links, main, whole, error)

@@ -33,8 +33,9 @@ postings segments:
 - ``snapshot``: a reader's view: one manifest's segments checked, mapped and held; lookups.
 - ``merging``: the tiered merge policy, merges, the background merger, ``optimize``.
 - ``verify``: the whole index checked, every problem listed.
-- ``upgrade``: a version-3, 4 or 5 file (postings, bands or lemma tables in SQLite; segments
-  without checksums) migrated in place.
+- ``hashsets``: a document's sorted hashes as compact bytes (Elias–Fano coding).
+- ``upgrade``: a version-3 to 6 file (postings, bands or lemma tables in SQLite; segments
+  without checksums; hash sets as plain arrays) migrated in place.
 """
 
 from __future__ import annotations

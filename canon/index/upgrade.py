@@ -1,9 +1,12 @@
-"""A version-3, 4 or 5 index → version 6 in place: postings moved into segments, checksummed.
+"""A version-3, 4, 5 or 6 index → version 7 in place: postings moved into segments, checksummed,
+hash sets coded compactly.
 
-Version 6 keeps a checksum of each segment's files in the manifest and a running total of each
-stream's postings.  A version-5 file gets both: the checksums are taken of its segment files as
-they are (each first checked to hold what its row says: dtype, length, document range), the
-totals counted from the manifest.
+Version 7 keeps each document's shingle hashes Elias–Fano coded (:mod:`canon.index.hashsets`)
+where older versions kept a plain uint64 blob: every ``doc_profiles`` row is coded again, a
+run of rows at a time.  Version 6 keeps a checksum of each segment's files in the manifest and
+a running total of each stream's postings.  A version-5 file gets both: the checksums are taken
+of its segment files as they are (each first checked to hold what its row says: dtype, length,
+document range), the totals counted from the manifest.
 
 What a version-5 index keeps in segments is already in a version-3 or 4 file in another form,
 so for those the segments are written from it, a run of documents at a time, and fsynced:
@@ -16,11 +19,11 @@ so for those the segments are written from it, a run of documents at a time, and
 
 Then one transaction, under the write lock, creates the new tables (and the manifest's ``kind``
 and ``checksum`` columns), moves the ``doc_profiles`` rows into the keyed table of version 5
-and their sentence blobs into ``doc_sentences``, lists the segments, drops the old tables and
-marks the file version 6.  A kill before that commit leaves the old file and unlisted segment
-files (deleted when the upgrade is run again); after it, a version-6 index.  The freed pages
-are then given back (``VACUUM``, after a version 3 or 4) and the segments merged by the tiered
-policy.
+and their sentence blobs into ``doc_sentences``, lists the segments, drops the old tables,
+codes the hash sets again and marks the file version 7.  A kill before that commit leaves the
+old file and unlisted segment files (deleted when the upgrade is run again); after it, a
+version-7 index.  The freed pages are then given back (``VACUUM``) and the segments merged by
+the tiered policy.
 """
 
 from __future__ import annotations
@@ -47,9 +50,10 @@ from .schema import (
     TOMBSTONES_DDL,
     UPGRADABLE,
     V5_DDL,
+    blob,
     check_schema,
     create_tables,
-    unblob,
+    raw_unblob,
 )
 from .segments import (
     BANDS,
@@ -188,7 +192,7 @@ def _to_version_5(db: sqlite3.Connection, staged: Staged, version: int) -> list[
     of version 6); the segments they wrote."""
     written = []
     if version == 3:
-        written += _from_blobs(db, staged, "hashes", unblob, SHINGLES)
+        written += _from_blobs(db, staged, "hashes", raw_unblob, SHINGLES)
         create_tables(db, SEGMENTS_DDL)
         db.execute("DROP TABLE postings")
     else:
@@ -208,14 +212,25 @@ def _to_version_5(db: sqlite3.Connection, staged: Staged, version: int) -> list[
     return written
 
 
+def _code_sets(db: sqlite3.Connection) -> None:
+    """Every ``doc_profiles`` hash blob of versions up to 6 coded as version 7 keeps it."""
+    query = "SELECT id, hashes FROM doc_profiles WHERE id > ? ORDER BY id LIMIT ?"
+    last = -1
+    while rows := db.execute(query, (last, _RUN)).fetchall():
+        coded = [(blob(raw_unblob(data)), key) for key, data in rows]
+        db.executemany("UPDATE doc_profiles SET hashes = ? WHERE id = ?", coded)
+        last = rows[-1][0]
+
+
 def _to_current(db: sqlite3.Connection, staged: Staged, version: int) -> list[SegmentInfo]:
     """The steps of the migration, inside its transaction; the segments it wrote."""
     written = []
     if version < 5:
         written = _to_version_5(db, staged, version)
-    else:
+    elif version == 5:
         db.execute(CHECKSUM_DDL)
         _checksums(db, staged.path)
+    _code_sets(db)
     recount_postings(db)
     return written
 
@@ -256,8 +271,7 @@ def upgrade(path: str | Path) -> UpgradeReport:
         except sqlite3.Error as exc:
             raise write_error(path, exc) from exc
         with reading(path):
-            if version < 5:
-                db.execute("VACUUM")  # the dropped tables' pages back to the file system
+            db.execute("VACUUM")  # the dropped tables' and the shrunk rows' pages given back
             merge_due(db, path)
     finally:
         db.close()

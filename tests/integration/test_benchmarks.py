@@ -44,7 +44,8 @@ from benchmarks._common import (
 from testkit import corpus
 
 SCRIPTS = (
-    "checks", "codepoints", "crawl", "dedup", "extraction", "fuzz", "index", "lemmas", "quality",
+    "checks", "codepoints", "crawl", "dedup", "extraction", "fuzz", "index", "index_size",
+    "lemmas", "quality",
     "repairs", "sampling", "sentences", "seo_ranges", "signatures", "soak", "speed", "startup",
     "synonyms", "verdict", "watch", "winnowing", "workers",
 )  # fmt: skip

@@ -1,6 +1,7 @@
-"""canon index upgrade: a version-3 index (postings in SQLite) or a version-4 one (bands and
-lemma tables in SQLite) migrated in place to segments, the same answers after; older versions
-refused naming the command; a killed upgrade finishes on rerun."""
+"""canon index upgrade: a version-3 index (postings in SQLite), a version-4 one (bands and
+lemma tables in SQLite), a version-5 one (no checksums) or a version-6 one (plain hash blobs)
+migrated in place, the same answers and shingle sets after; older versions refused naming the
+command; a killed upgrade finishes on rerun."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from canon.cli import message_of
 from canon.fingerprints.lsh import band_keys
 from canon.fingerprints.minhash import Signature
 from canon.index.manifest import read_manifest
-from canon.index.schema import SCHEMA_VERSION, TABLES
+from canon.index.schema import SCHEMA_VERSION, TABLES, unblob
 from canon.index.segments import LEMMAS, folder_of
 from canon.index.upgrade import upgrade
 
@@ -103,6 +104,7 @@ def as_version_4(db: Path) -> None:
     ``doc_profiles`` keyed by document and profile with the sentence blobs in it, tombstones by
     id alone, only shingle segments."""
     bands, lemmas, postings = _v4_rows(db)
+    as_version_6(db)
     raw = sqlite3.connect(db, isolation_level=None)
     try:
         raw.execute("BEGIN")
@@ -137,9 +139,25 @@ def as_version_4(db: Path) -> None:
             (folder_of(db) / f"{name}{suffix}").unlink()
 
 
+def as_version_6(db: Path) -> None:
+    """Turn a version-7 index into the version-6 layout: each document's hashes as a plain
+    sorted little-endian uint64 blob."""
+    raw = sqlite3.connect(db, isolation_level=None)
+    try:
+        raw.execute("BEGIN")
+        rows = raw.execute("SELECT id, hashes FROM doc_profiles").fetchall()
+        plain = [(unblob(data).astype("<u8").tobytes(), key) for key, data in rows]
+        raw.executemany("UPDATE doc_profiles SET hashes = ? WHERE id = ?", plain)
+        raw.execute("PRAGMA user_version = 6")
+        raw.execute("COMMIT")
+    finally:
+        raw.close()
+
+
 def as_version_5(db: Path) -> None:
-    """Turn a version-6 index into the version-5 layout: no segment checksums, no running
-    totals of the streams' postings."""
+    """Turn a version-7 index into the version-5 layout: version 6's, with no segment
+    checksums and no running totals of the streams' postings."""
+    as_version_6(db)
     raw = sqlite3.connect(db, isolation_level=None)
     try:
         raw.execute("BEGIN")
@@ -182,33 +200,45 @@ def as_version_3(db: Path) -> int:
     return len(rows)
 
 
-@pytest.fixture(params=[3, 4, 5])
+def _sets(index: Index) -> dict[str, list[tuple[str, int, list[int]]]]:
+    """Each profile's shingle sets, by document."""
+    return {
+        p.name: [(s, c, h.tolist()) for s, c, h in index.shingle_sets(p)] for p in index.profiles()
+    }
+
+
+@pytest.fixture(params=[3, 4, 5, 6])
 def old_index(tmp_path: Path, request: pytest.FixtureRequest) -> tuple[Path, dict[str, str], list]:
-    """An index of 20 documents, one of them removed, made version 3, 4 or 5; its answers to a
-    check as the current version gave them."""
+    """An index of 20 documents, one of them removed, made version 3, 4, 5 or 6; its answers
+    to a check (with near-duplicates) and its shingle sets as the current version gave them."""
     docs = make_corpus(tmp_path / "docs", 20, seed=6)
     db = tmp_path / "old.db"
     with Index(db, create=True) as index:
         canon.add_sources(index, [str(tmp_path / "docs")], settings=canon.AddSettings(batch=4))
         index.remove([sorted(docs)[3]])
         draft = " ".join(sorted(docs.values())[:3])
-        answers = [
-            _answer(p)
-            for p in canon.check(draft, index, canon.CheckSettings(top=100, min_shared=1)).profiles
-        ]
+        answers = [_answer(p) for p in canon.check(draft, index, _SETTINGS).profiles]
+        answers.append(_sets(index))
     if request.param == 3:
         assert as_version_3(db) > 0
     elif request.param == 4:
         as_version_4(db)
-    else:
+    elif request.param == 5:
         as_version_5(db)
+    else:
+        as_version_6(db)
     with sqlite3.connect(db) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == request.param
     return db, docs, answers
 
 
+_SETTINGS = canon.CheckSettings(top=100, min_shared=1, similar=0.05)
+
+
 def _answer(profile: canon.ProfileCheck) -> tuple:
-    return profile.profile, profile.uniqueness, [(m.source, m.shared) for m in profile.sources]
+    similar = [(d.source, d.jaccard, d.estimated) for d in profile.similar or ()]
+    sources = [(m.source, m.shared) for m in profile.sources]
+    return profile.profile, profile.uniqueness, sources, similar
 
 
 def _version(db: Path) -> int:
@@ -250,8 +280,8 @@ def test_upgrade_keeps_every_answer(old_index) -> None:
         assert (stats.texts, stats.text_bytes) == (texts, size) and texts == 19
         assert {p.name: rows for p, rows in stats.profiles} == shingles
         draft = " ".join(sorted(docs.values())[:3])
-        result = canon.check(draft, index, canon.CheckSettings(top=100, min_shared=1))
-        assert [_answer(p) for p in result.profiles] == answers
+        result = canon.check(draft, index, _SETTINGS)
+        assert [*(_answer(p) for p in result.profiles), _sets(index)] == answers
         streams = {s.stream for s in read_manifest(index._db).segments}
         assert streams == {(p.id, kind) for p in index.profiles() for kind in (0, 1)} | {
             (p.id, LEMMAS) for p in index.profiles() if p.name == "lemma"
@@ -285,11 +315,11 @@ _KILLED_UPGRADE = """
 import sys, time
 from pathlib import Path
 from canon.index import upgrade as module
-original = module.add_segments
-def add_segments(db, written):
-    original(db, written)
-    Path(sys.argv[2]).touch(); time.sleep(60)  # the segments written, the transaction open
-module.add_segments = add_segments
+original = module._code_sets
+def code_sets(db):
+    original(db)
+    Path(sys.argv[2]).touch(); time.sleep(60)  # segments and sets written, the transaction open
+module._code_sets = code_sets
 module.upgrade(sys.argv[1])
 """
 
@@ -297,9 +327,8 @@ module.upgrade(sys.argv[1])
 def test_a_killed_upgrade_leaves_the_old_version_and_finishes_on_rerun(old_index) -> None:
     db, docs, answers = old_index
     version = _version(db)
-    if version == 5:
-        pytest.skip("a version-5 file gets its checksums in one transaction, writing no segment")
     marker = db.parent / "marker"
+    before = set(folder_of(db).glob("*.hashes.npy"))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(
         [sys.executable, "-c", _KILLED_UPGRADE, str(db), str(marker)], env=env
@@ -310,7 +339,8 @@ def test_a_killed_upgrade_leaves_the_old_version_and_finishes_on_rerun(old_index
     assert marker.exists(), "the upgrade never reached the point"
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
-    assert list(folder_of(db).glob("*.hashes.npy"))  # written, never listed
+    if version < 5:  # postings moved into segments: written, never listed
+        assert set(folder_of(db).glob("*.hashes.npy")) - before
     with pytest.raises(canon.IndexFileError, match=f"schema version {version}"):
         Index(db, readonly=True)
     report = upgrade(db)
@@ -318,6 +348,6 @@ def test_a_killed_upgrade_leaves_the_old_version_and_finishes_on_rerun(old_index
     with Index(db, readonly=True) as index:
         listed = index.stats().segments
         draft = " ".join(sorted(docs.values())[:3])
-        result = canon.check(draft, index, canon.CheckSettings(top=100, min_shared=1))
-        assert [_answer(p) for p in result.profiles] == answers
+        result = canon.check(draft, index, _SETTINGS)
+        assert [*(_answer(p) for p in result.profiles), _sets(index)] == answers
     assert len(list(folder_of(db).glob("*.hashes.npy"))) == listed  # the orphans went

@@ -99,6 +99,20 @@ class Canonical:
         return kept_spans
 
     @cached_property
+    def joined(self) -> tuple[tuple[int, int], ...]:
+        """``(start, end)`` in ``text`` of each word read across characters a reader passes
+        over (letters spaced apart, signs or invisible characters inside a word, a line-end
+        hyphen), in text order: where the sentences are split as read
+        (:func:`canon.text.sentences.passed_over`)."""
+        from .text.sentences import passed_over  # razdel, only where sentences are wanted
+
+        steps = self._steps
+        repaired = {span for r in steps.repaired.repairs for span in r.spans}
+        spans = steps.norm.span_array(np.array(sorted(repaired), dtype=np.int64).reshape(-1, 2))
+        folds = np.array([(f.start, f.end) for f in self.folds], dtype=np.int64).reshape(-1, 2)
+        return passed_over(self.text, np.concatenate([self._word_spans, spans, folds]))
+
+    @cached_property
     def spans(self) -> tuple[tuple[int, int], ...]:
         """``(start, end)`` of each token's source in ``text``."""
         return tuple((s, e) for s, e in self.span_array.tolist())

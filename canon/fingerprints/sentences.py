@@ -198,7 +198,7 @@ def sentence_sets(
     if not canonical.tokens:
         return SentenceSets.empty()
     tokens = canonical.span_array
-    given = sentence_spans(canonical.text) if spans is None else spans
+    given = sentence_spans(canonical.text, canonical.joined) if spans is None else spans
     begin, end, pieces = _pieces(np.asarray(given, dtype=np.int64).reshape(-1, 2), tokens)
     at, piece = _ranges(begin, end)
     hashes = token_hashes(_words(canonical))[at]

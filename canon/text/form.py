@@ -8,4 +8,4 @@ from __future__ import annotations
 
 __all__ = ["CANONICAL_FORM_VERSION"]
 
-CANONICAL_FORM_VERSION = 8  # 8: a text in volapuk read with its spellings first
+CANONICAL_FORM_VERSION = 9  # 9: sentences split as read; spaced words parted by the dictionary

@@ -10,6 +10,12 @@ around it:
   the canonical form's words are taken in, at the same offsets); invisible characters are
   read as spaces, so a text that types them for its spaces (the
   Hangul filler U+3164, zero-width spaces) is split like the spaced text;
+- words the canonical form read across characters a reader passes over (letters spaced
+  apart, signs or stops put inside a word, a word hyphenated at a line end: the spans
+  ``joined``) are split as read: the characters inside them that are no letter, digit or
+  hyphen are left out first, so that a stop inside a word ends no sentence and a word spelt
+  ``д р.`` is no initial to razdel; marks (stress and others, which the canonical form
+  strips) are left out everywhere.  A text without such words or marks is split as typed;
 - razdel's time grows with the square of a sentence it cannot split (``т.е. т.е. …`` runs
   200,000 characters in seconds), so a line longer than :data:`PIECE_CHARS` is first cut at
   the last space before that length.  Real sentences are far shorter; a cut one becomes two.
@@ -21,15 +27,16 @@ order and disjoint.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
+import numpy as np
 import regex
 from razdel import sentenize
 
 from .bidi import display_order
 
-__all__ = ["PIECE_CHARS", "sentence_parts", "sentence_spans"]
+__all__ = ["PIECE_CHARS", "Spans", "passed_over", "sentence_parts", "sentence_spans"]
 
 PIECE_CHARS = 2_000  # the longest stretch of text razdel is given at once
 
@@ -41,6 +48,11 @@ _INVISIBLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 # (a quoted title standing as a sentence of its own, without a stop).
 _STOP = regex.compile(r"[\p{STerm}…]+[\p{Pf}\p{Pe}\"'»]*\s+|(?<=\S)[\p{Pf}\"»]\s+(?=\p{Lu})")
 _LETTER = regex.compile(r"\p{L}")
+_PASSED = re.compile(r"[^\w-]|_")  # what a reader passes over inside a word read whole
+_SEEN = regex.compile(r"[\p{L}\p{N}]")  # in the text as shown: the invisible ones are spaces
+_MARK = regex.compile(r"\p{M}")  # marks, which the canonical form strips
+
+Spans = Sequence[tuple[int, int]]
 
 
 def _lines(text: str) -> Iterator[tuple[int, int]]:
@@ -68,10 +80,41 @@ def _pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     yield start, end
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of every sentence of ``text``, in order (the last few texts' spans
-    are remembered: a check asks for its draft's more than once)."""
-    return list(_spans(text))
+def passed_over(text: str, words: np.ndarray) -> tuple[tuple[int, int], ...]:
+    """The spans among ``words`` (an ``(n, 2)`` array of ``(start, end)`` in ``text``) that
+    hold a character a reader passes over inside a word (no letter, digit or hyphen), each
+    once, in order: the words :func:`sentence_spans` reads whole."""
+    if not len(words):
+        return ()
+    shown = _shown(text)
+    passed = _passed(shown)
+    if not len(passed):
+        return ()
+    words = np.unique(words, axis=0)
+    holds = np.searchsorted(passed, words[:, 1]) > np.searchsorted(passed, words[:, 0])
+    trimmed = (_seen_within(shown, s, e) for s, e in words[holds].tolist())
+    return tuple(sorted({(s, e) for s, e in trimmed if _PASSED.search(shown, s, e)}))
+
+
+def _seen_within(shown: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` less what stands before its first letter or digit and after its last
+    (a stop or a space a word read took along)."""
+    while start < end and not _SEEN.match(shown, start):
+        start += 1
+    while end > start and not _SEEN.match(shown, end - 1):
+        end -= 1
+    return start, end
+
+
+def _passed(shown: str) -> np.ndarray:
+    return np.fromiter((m.start() for m in _PASSED.finditer(shown)), dtype=np.int64)
+
+
+def sentence_spans(text: str, joined: Spans = ()) -> list[tuple[int, int]]:
+    """``(start, end)`` of every sentence of ``text``, in order, the words ``joined`` read
+    whole (the last few texts' spans are remembered: a check asks for its draft's more than
+    once)."""
+    return list(_spans(text, tuple(joined)))
 
 
 @lru_cache(maxsize=4)
@@ -82,8 +125,38 @@ def _shown(typed: str) -> str:
 
 
 @lru_cache(maxsize=4)
-def _spans(typed: str) -> tuple[tuple[int, int], ...]:
-    text = _shown(typed)
+def _read(typed: str, joined: tuple[tuple[int, int], ...]) -> tuple[str, np.ndarray | None]:
+    """The text as read: as shown, less what a reader passes over inside the words
+    ``joined``; and where each character read stands in ``typed`` (None: all, in place)."""
+    shown = _shown(typed)
+    marks = [m.start() for m in _MARK.finditer(shown)]
+    if not joined and not marks:
+        return shown, None
+    kept = np.ones(len(shown), dtype=bool)
+    kept[marks] = False
+    if joined:
+        words = np.asarray(joined, dtype=np.int64).reshape(-1, 2)
+        passed = _passed(shown)
+        word = np.searchsorted(words[:, 0], passed, side="right") - 1
+        inside = (word >= 0) & (passed < words[np.maximum(word, 0), 1])
+        kept[passed[inside]] = False
+    if kept.all():
+        return shown, None
+    origin = np.flatnonzero(kept)
+    return "".join(shown[i] for i in origin.tolist()), origin
+
+
+@lru_cache(maxsize=4)
+def _spans(typed: str, joined: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    text, origin = _read(typed, joined)
+    spans = _split(text)
+    if origin is None:
+        return spans
+    return tuple((int(origin[a]), int(origin[b - 1]) + 1) for a, b in spans)
+
+
+@lru_cache(maxsize=4)
+def _split(text: str) -> tuple[tuple[int, int], ...]:
     spans: list[tuple[int, int]] = []
     for line_start, line_end in _lines(text):
         for start, end in _pieces(text, line_start, line_end):
@@ -94,21 +167,25 @@ def _spans(typed: str) -> tuple[tuple[int, int], ...]:
     return tuple(spans)
 
 
-def sentence_parts(text: str, spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+def sentence_parts(
+    text: str, spans: Iterable[tuple[int, int]], joined: Spans = ()
+) -> list[tuple[int, int]]:
     """The parts of the sentences ``spans`` of ``text`` that a stop inside them divides
     (``знает. потом``, ``сказал с. Потом``, ``«Заголовок» Потом``): where razdel saw an
     abbreviation or a sentence going on, a writer who shuffled words, or merged two
-    sentences, may have ended one.
+    sentences, may have ended one.  A stop inside a word ``joined`` divides nothing.
     Parts without a letter are left out; a sentence without such a stop gives none."""
-    shown = _shown(text)
+    read, origin = _read(text, tuple(joined))
+    at = (lambda i: i) if origin is None else (lambda i: int(origin[i]))
+    where = (lambda i: i) if origin is None else (lambda i: int(np.searchsorted(origin, i)))
     parts: list[tuple[int, int]] = []
-    for start, end in spans:
-        cuts = [m.end() for m in _STOP.finditer(shown, start, end) if m.end() < end]
+    for start, end in ((where(a), where(b)) for a, b in spans):
+        cuts = [m.end() for m in _STOP.finditer(read, start, end) if m.end() < end]
         if not cuts:
             continue
         for first, last in zip([start, *cuts], [*cuts, end]):
-            piece = shown[first:last]
+            piece = read[first:last]
             if _LETTER.search(piece):
                 lead = len(piece) - len(piece.lstrip())
-                parts.append((first + lead, first + len(piece.rstrip())))
+                parts.append((at(first + lead), at(first + len(piece.rstrip()) - 1) + 1))
     return parts

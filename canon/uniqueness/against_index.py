@@ -27,6 +27,7 @@ from ..index.rules import profile_of
 from ..index.store import Index, IndexedProfile
 from ..records import record_dict
 from ..text.quotes import quoted_ranges
+from ..text.sentences import Spans
 from ..text.tricks import Trick
 from .attribution import Attribution, attribute, fragment_owners, passages, windows_of
 from .evidence import MIN_RUN_WORDS, backing, short_runs, supported, words_in
@@ -524,10 +525,12 @@ def verdict_over(
     skip_quotes: bool,
     name: str,
     formula: str,
+    joined: Spans = (),
 ) -> Verdict:
     """The verdict on ``text`` from the fragments of its profile checks and the sentences
     found rewritten (``weak``: found, but too weakly to count); with ``skip_quotes``
-    quotations are left out, matched or not."""
+    quotations are left out, matched or not.  ``joined``: the words its canonical form read
+    whole (:attr:`~canon.canonical.Canonical.joined`), for its sentences as read."""
     quotes = quoted_ranges(text) if skip_quotes else []
     left_out: list[Fragment | tuple[int, int]] = [f for p in checks for f in p.left_out]
     left_out += quotes  # and no match reaches into them: a skipped quotation never counts
@@ -544,7 +547,7 @@ def verdict_over(
         rewritten=rewritten,
         sentences=sentences,
         uncounted=[
-            *short_runs(text, copied + rewritten, sentences, backed),
+            *short_runs(text, copied + rewritten, sentences, backed, joined),
             *(Fragment(r.start, r.end) for r in weak),
         ],
         left_out=left_out,
@@ -581,11 +584,19 @@ def check(
         name: [f for f in fragments if words_in(text, f) >= MIN_RUN_WORDS]
         for name, fragments in _by_source(checks).items()
     }
-    rewrites, weak = supported(text, found, long)
+    joined = next((c.joined for _, c in done if c.joined), ())
+    rewrites, weak = supported(text, found, long, joined)
     tricks = tuple(sorted({t for p in checks for t in p.tricks}, key=_trick_order))
     formula = _formula(checks, settings, measured[0][0].name if measured else None)
     verdict = verdict_over(
-        text, checks, rewrites, weak, skip_quotes=settings.skip_quotes, name=name, formula=formula
+        text,
+        checks,
+        rewrites,
+        weak,
+        skip_quotes=settings.skip_quotes,
+        name=name,
+        formula=formula,
+        joined=joined,
     )
     texts = _texts(run.texts, checks, rewrites)
     return CheckResult(text, checks, verdict, tricks, rewrites, texts)

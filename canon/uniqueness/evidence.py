@@ -39,7 +39,7 @@ import numpy as np
 import regex
 
 from ..canonical import Fragment
-from ..text.sentences import sentence_spans
+from ..text.sentences import Spans, sentence_spans
 from .rewrites import Rewrite
 from .verdict import counted, mask_runs, ranges_mask
 
@@ -68,17 +68,21 @@ _WORD = regex.compile(r"[\p{L}\p{N}]+")
 
 
 def supported(
-    text: str, rewrites: Sequence[Rewrite], sources: dict[str, list[Fragment]]
+    text: str,
+    rewrites: Sequence[Rewrite],
+    sources: dict[str, list[Fragment]],
+    joined: Spans = (),
 ) -> tuple[tuple[Rewrite, ...], tuple[Rewrite, ...]]:
     """The rewritten sentences of ``text`` that count, and the weak ones that do not: a
     sentence below ``ALONE_SCORE`` counts when one of its sources (each sentence lists its best
     few) explains at least ``SUPPORT`` of the draft's letters and digits outside it, by
     rewritten sentences and by ``sources``' fragments (each source's long shingle fragments, by
-    name); a weak sentence that holds one of those fragments is in neither list."""
+    name); a weak sentence that holds one of those fragments is in neither list.  ``joined``:
+    the words the canonical form read whole, for the draft's sentences as read."""
     explains = _explained(text, rewrites, sources)
     total = max(int(counted(text).sum()), 1)
     runs = [f for fragments in sources.values() for f in fragments]
-    backers = _backers(text, rewrites, sources)
+    backers = _backers(text, rewrites, sources, joined)
 
     def backed(r: Rewrite) -> bool:
         """Whether ``r``'s source explains ``SUPPORT`` of the draft outside ``r``, or, for
@@ -104,7 +108,7 @@ def supported(
 
 
 def _backers(
-    text: str, rewrites: Sequence[Rewrite], sources: dict[str, list[Fragment]]
+    text: str, rewrites: Sequence[Rewrite], sources: dict[str, list[Fragment]], joined: Spans
 ) -> dict[str, set[int]]:
     """For each source, where the draft's sentences begin that are rewritten from it at
     ``BACK_SCORE`` or more, or that hold one of its long runs."""
@@ -112,7 +116,7 @@ def _backers(
     for r in rewrites:
         if r.score >= BACK_SCORE:
             found.setdefault(r.source, set()).add(r.start)
-    starts = [start for start, _ in sentence_spans(text)]
+    starts = [start for start, _ in sentence_spans(text, joined)]
     for name, fragments in sources.items():
         for f in fragments:
             at = bisect_right(starts, f.start) - 1
@@ -152,18 +156,19 @@ def short_runs(
     matched: Sequence[Fragment],
     judged: Sequence[Fragment],
     backed: Sequence[Fragment] = (),
+    joined: Spans = (),
 ) -> list[Fragment]:
     """The runs of ``matched`` (fragments of ``text``) too short to count: in a sentence with
     none of ``judged`` (the sentences found rewritten) whose matched runs all have fewer than
     ``MIN_RUN_WORDS`` words and cover less than ``MIN_COVER`` of its letters and digits, and
     outside ``backed`` (the fragments of sources that explain much of the draft, see
-    :func:`backing`)."""
+    :func:`backing`); the sentences as read, the words ``joined`` whole."""
     size = len(text)
     covered = ranges_mask(size, matched) & ~ranges_mask(size, judged)
     covered &= ~ranges_mask(size, backed)
     letters = counted(text)
     short = np.zeros(size, dtype=bool)
-    for start, end in sentence_spans(text):
+    for start, end in sentence_spans(text, joined):
         inside = covered[start:end]
         if not inside.any():
             continue

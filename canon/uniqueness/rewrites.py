@@ -609,7 +609,8 @@ def _draft_sets(canonical: Canonical) -> tuple[SentenceSets, np.ndarray]:
     """The draft's sentences, then the parts of those a stop inside divides; for each, the
     sentence it is a part of (-1: a sentence itself)."""
     sets = sentence_sets(canonical)
-    parts = sentence_parts(canonical.text, [(int(a), int(b)) for a, b in sets.spans])
+    whole = [(int(a), int(b)) for a, b in sets.spans]
+    parts = sentence_parts(canonical.text, whole, canonical.joined)
     wholes = np.full(len(sets), -1, dtype=np.int64)
     if not parts:
         return sets, wholes

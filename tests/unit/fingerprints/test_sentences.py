@@ -33,6 +33,7 @@ from canon.text.sentences import PIECE_CHARS, sentence_parts, sentence_spans
 from canon.text.synonyms import classes_of
 from canon.uniqueness.exclusion import Exclusion
 from canon.uniqueness.rewrites import PER_SENTENCE, RewriteCheck, find_rewrites
+from testkit.tricks import TRICKS
 
 ARTICLES = FIXTURES / "site"
 
@@ -630,3 +631,68 @@ def test_a_line_stored_backwards_under_an_override_splits_as_shown() -> None:
     stored = "\u202e" + plain[::-1] + "\u202c"
     spans = sentence_spans(stored)
     assert len(spans) == 2 == len(sentence_spans(plain))
+
+
+# ---------------------------------------------------------------- sentences as read
+
+FOUR = (
+    "Вчера в Москве прошёл городской фестиваль уличной еды. Организаторы собрали больше сотни "
+    "поваров из разных регионов страны. Посетители пробовали блюда и голосовали за лучших. "
+    "Победителя объявят в воскресенье вечером на главной сцене парка."
+)
+_BY_NAME = {t.name: t for t in TRICKS}
+# Letters spaced apart make every stop follow one letter (an initial to razdel); signs put
+# inside words put stops inside them; marks and invisible characters hide a capital.
+_PARTING = ("letters spaced apart", "signs inside words")
+_LETTER_TRICKS = [t for t in TRICKS if t.stage in (1, 2)]
+
+
+def _as_read(text: str) -> list[tuple[int, int]]:
+    return sentence_spans(text, canonicalize(text, "lemma").joined)
+
+
+@pytest.mark.parametrize("second", [None, *_LETTER_TRICKS], ids=lambda t: t.name if t else "alone")
+@pytest.mark.parametrize("first", _PARTING)
+def test_a_tricked_text_has_the_sentences_of_the_plain_one(first: str, second) -> None:
+    """Every trick on letters, stacked on letters spaced apart or signs inside words: the
+    sentences as read are the plain text's four, each ending at a stop."""
+    assert len(sentence_spans(FOUR)) == 4
+    for seed in range(3):
+        text = _BY_NAME[first].alter(FOUR, seed)
+        if second is not None and second.name != first:
+            text = second.alter(text, seed + 1)
+        spans = _as_read(text)
+        assert len(spans) == 4, (seed, text)
+        assert all(text[a:b].rstrip("\u3164")[-1] == "." for a, b in spans), (seed, text)
+
+
+def test_letters_spaced_apart_end_their_sentence_at_their_stop() -> None:
+    """``х.`` of a spaced word is an initial to razdel; read as ``лучших.``, it ends a
+    sentence."""
+    text = "Гости\u3164голосовали\u3164за\u3164л у ч ш и х.\u3164П о б е д и т е л я объявят."
+    assert len(sentence_spans(text)) == 1  # as typed
+    spans = sentence_spans(text, canonicalize(text, "lemma").joined)
+    assert [text[a:b] for a, b in spans] == [
+        "Гости\u3164голосовали\u3164за\u3164л у ч ш и х.",
+        "П о б е д и т е л я объявят.",
+    ]
+
+
+def test_a_stop_inside_a_word_read_whole_divides_no_part() -> None:
+    text = "Мы д.оставили все п!исьма вовремя. Потом ушли домой."
+    canonical = canonicalize(text, "lemma")
+    assert "доставить" in canonical.tokens
+    whole = sentence_spans(text, canonical.joined)
+    assert [text[a:b] for a, b in whole] == [
+        "Мы д.оставили все п!исьма вовремя.",
+        "Потом ушли домой.",
+    ]
+    assert sentence_parts(text, whole, canonical.joined) == []
+    spaced = "Мы д. оставили все п! исьма вовремя."  # stops before a space: parts as typed
+    assert len(sentence_parts(spaced, sentence_spans(spaced))) == 3
+
+
+def test_a_text_without_tricks_splits_as_typed() -> None:
+    for page in sorted(ARTICLES.rglob("*.txt"))[:10] or [Path(ROOT / "examples/original.txt")]:
+        text = page.read_text(encoding="utf-8")
+        assert _as_read(text) == sentence_spans(text)

@@ -385,9 +385,9 @@ def test_an_index_of_the_previous_canonical_form_is_refused(tmp_path, monkeypatc
 
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.txt").write_text(ORIGINAL, "utf-8")
-    assert profile_module.CANONICAL_FORM_VERSION == 8
+    assert profile_module.CANONICAL_FORM_VERSION == 9
     lemma = BUILTIN_PROFILES["lemma"]
-    monkeypatch.setattr(profile_module, "CANONICAL_FORM_VERSION", 7)
+    monkeypatch.setattr(profile_module, "CANONICAL_FORM_VERSION", 8)
     profile_module._fingerprint.cache_clear()
     old = lemma.fingerprint
     with canon.Index(tmp_path / "old.db", create=True) as index:

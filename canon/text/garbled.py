@@ -537,6 +537,12 @@ def _costs_from(
     if j == i + 1:
         return out
     pieces = tuple(text[u.start : u.end] for u in units[i:j])
+    if _latin_spaced(pieces, mode):
+        # A word in Latin letters spaced apart, an invisible character or a mark among them
+        # (``O n ㅤ l y``): left as typed, one word, for the spacing rule, which reads it whole
+        # and as Russian only where it spells a Russian word.
+        out[i + len(pieces)] = (_UNKNOWN, None)
+        return out
     for n, reading in _read_joined(pieces, mode.volapuk).items():
         if not _spaced_join(pieces[:n], units[i : i + n]):
             continue
@@ -562,6 +568,18 @@ def _costs_from(
         if n > 1 and short == n and i + n not in out:
             out[i + n] = (_UNKNOWN + 1.0, None)
     return out
+
+
+def _latin_spaced(pieces: tuple[str, ...], mode: LatinMode) -> bool:
+    """Whether ``pieces`` are single Latin letters, with nothing but invisible characters and
+    marks between them, in a text that is not written in volapuk."""
+    first = pieces[0]
+    if mode.volapuk or not (first.isascii() and first.isalpha() and len(first) == 1):
+        return False
+    letters = [_plain(p) for p in pieces]
+    return sum(1 for w in letters if w) >= _MIN_LATIN and all(
+        len(w) <= 1 and (not w or (w.isascii() and w.isalpha())) for w in letters
+    )
 
 
 def _abbreviation(piece: str) -> bool:
@@ -644,8 +662,7 @@ def read_garbled(text: str) -> tuple[str, tuple[Folded, ...]]:
             if j < len(units) and _GAP.fullmatch(after.gap):  # a boundary: a space
                 chars[after.end : after.gap_end] = " " * (after.gap_end - after.end)
             if _as_the_rules_read(text, group, reading):
-                for unit in group[:-1]:  # joined as decided, read by the other rules
-                    chars[unit.end : unit.gap_end] = GONE * (unit.gap_end - unit.end)
+                _join(text, group, chars)  # joined as decided, read by the other rules
                 continue
             _write(text, group, reading, chars)
             first = group[0].start + _core(text[group[0].start : group[0].end])[0]
@@ -687,5 +704,15 @@ def _write(text: str, group: list[_Unit], reading: _Reading | None, chars: list[
             continue  # invisible characters and marks: the other rules remove them
         if letter != text[at] and letter != text[at].lower():
             chars[at] = letter.upper() if text[at].isupper() and letter != GONE else letter
+    _join(text, group, chars)
+
+
+def _join(text: str, group: list[_Unit], chars: list[str]) -> None:
+    """Every gap inside the word of ``group`` as nothing, and a piece of invisible characters
+    alone between its letters too (between Latin letters, the other rules would read it as a
+    space)."""
     for unit in group[:-1]:
         chars[unit.end : unit.gap_end] = GONE * (unit.gap_end - unit.end)
+    for unit in group[1:-1]:
+        if _GAP.fullmatch(text, unit.start, unit.end):
+            chars[unit.start : unit.end] = GONE * (unit.end - unit.start)

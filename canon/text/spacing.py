@@ -193,15 +193,37 @@ def _function_word(word: str) -> bool:
 
 
 def _groups(run: str, letters: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
-    """The letters grouped by the wider gaps, when the gaps differ; all in one group else."""
+    """The letters grouped by the wider gaps, when the gaps differ; all in one group else.
+    Where the gaps come in three widths or more (an invisible character put inside a spaced
+    word leaves a gap wider than its letters' and narrower than the words'), the gaps that
+    part words are those at least as wide as the width whose grouping puts the most letters
+    in dictionary words (the wider one among equals: names read whole)."""
     gaps = [b - a - len(unit) for (a, unit), (b, _) in pairwise(letters)]
-    narrow = min(gaps)
+    widths = sorted(set(gaps))
+    if len(widths) < 3:
+        return _grouped(letters, gaps, widths[-1] if len(widths) > 1 else widths[0] + 1)
+    by_width = {w: _grouped(letters, gaps, w) for w in widths[1:]}
+    best = max(widths[1:], key=lambda w: (_in_words(by_width[w]), w))
+    return by_width[best]
+
+
+def _grouped(
+    letters: list[tuple[int, str]], gaps: list[int], parting: int
+) -> list[list[tuple[int, str]]]:
+    """``letters`` in groups parted by the gaps at least ``parting`` wide."""
     groups: list[list[tuple[int, str]]] = [[letters[0]]]
     for gap, letter in zip(gaps, letters[1:]):
-        if gap > narrow:
+        if gap >= parting:
             groups.append([])
         groups[-1].append(letter)
     return groups
+
+
+def _in_words(groups: list[list[tuple[int, str]]]) -> int:
+    """How many letters of ``groups`` spell Russian dictionary words of three letters or
+    more, one word a group."""
+    spelled = (_spelled(g) for g in groups)
+    return sum(len(w) for w in spelled if len(w) > 2 and _RUSSIAN.fullmatch(w) and _known(w))
 
 
 def _known(word: str) -> bool:

@@ -152,3 +152,22 @@ def test_a_line_that_starts_with_a_capital_is_not_run_into() -> None:
     canonical = canon.canonicalize("А\nЁ", "lemma")
     assert all(span != (0, 3) for span in canonical.spans)
     assert canon.canonicalize("сло-\nво", "lemma").tokens == ("слово",)
+
+
+@pytest.mark.parametrize(
+    "inside", [*INVISIBLE, "\u00ad", "\u034f", "\u200d"], ids=lambda c: f"U+{ord(c):04X}"
+)
+def test_an_invisible_character_inside_a_spaced_word_leaves_it_whole(inside: str) -> None:
+    """Letters one space apart, words three, and an invisible character put inside a word
+    with a space either side (a gap of two once it is gone): the word stays whole, Russian
+    or a name the dictionary lacks."""
+    words = ["Большая", "собака", "OnlyOneOf", "долго", "лаяла", "HANTEO"]
+    typed = "   ".join(" ".join(w[:2]) + f" {inside} " + " ".join(w[2:]) for w in words)
+    plain = canon.canonicalize(" ".join(words), "lemma").tokens
+    assert canon.canonicalize(typed, "lemma").tokens == plain
+
+
+def test_gaps_of_three_widths_part_words_where_the_dictionary_reads_best() -> None:
+    """Letters one space apart, words two, and one gap of three: words at two and three."""
+    (joined,) = spaced_letter_joins("с о б а к а  л а е т   г р о м к о  и  д о л г о")
+    assert joined.forms == ("собака", "лает", "громко", "и", "долго")

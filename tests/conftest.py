@@ -51,11 +51,11 @@ def lemma_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture(scope="session", autouse=True)
 def english_locale() -> Iterator[None]:
-    """The command line speaks the locale's language: the run is in ``C`` (English), whatever
-    the machine's locale; a test wanting Russian says so."""
+    """The command line speaks the locale's language: the run is in ``C.UTF-8`` (English),
+    whatever the machine's locale; a test wanting Russian says so."""
     names = ("LC_ALL", "LC_MESSAGES", "LANG")
     saved = {name: os.environ.pop(name, None) for name in names}
-    os.environ["LANG"] = "C"
+    os.environ["LANG"] = "C.UTF-8"  # English, and file names in UTF-8 for the browser
     yield
     for name in names:
         os.environ.pop(name, None)

@@ -22,6 +22,7 @@ from serving import uvicorn_serving
 
 import canon
 from canon import Index
+from canon.report.language import percent
 
 pytestmark = pytest.mark.browser
 
@@ -174,10 +175,10 @@ def test_the_verdict_is_green_at_the_pass_mark_and_red_below(page, served, examp
     with Index(served.db, readonly=True) as index:
         uniqueness = canon.check(draft, index).verdict.uniqueness * 100
     figure, colour = _check_at(page, served, draft, max(0, round(uniqueness - 5)))
-    assert figure == f"{uniqueness:.1f}%" and _green(colour), colour
+    assert figure == percent(uniqueness / 100, "ru") and _green(colour), colour
     assert "не ниже порога" in page.inner_text(".verdict .judgement")
     figure, colour = _check_at(page, served, draft, min(100, round(uniqueness + 5)))
-    assert figure == f"{uniqueness:.1f}%" and not _green(colour), colour
+    assert figure == percent(uniqueness / 100, "ru") and not _green(colour), colour
     red = colour[colour.index("(") + 1 : -1].split(",")
     assert int(red[0]) > int(red[1]), colour  # red, the figure below its mark
     assert "ниже порога" in page.inner_text(".verdict .judgement")

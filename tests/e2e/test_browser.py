@@ -19,6 +19,7 @@ import pytest
 
 import canon
 from canon import Index
+from canon.report.language import percent
 
 pytestmark = pytest.mark.browser
 
@@ -37,8 +38,8 @@ def test_compare_page(page, served, examples_dir: Path, tmp_path: Path) -> None:
     expected = canon.compare_table(first, second)
     lemma3 = expected.cell("lemma", 3)
     body = page.inner_text("table.similarity")
-    assert f"{lemma3.jaccard * 100:.1f}%" in body
-    assert f"{expected.cell('raw', 3).jaccard * 100:.1f}%" in body
+    assert percent(lemma3.jaccard, "ru") in body
+    assert percent(expected.cell("raw", 3).jaccard, "ru") in body
     assert page.locator(".text[data-side='0'] mark.exact").count() > 0
     assert page.locator(".text[data-side='1'] mark.rewrite").count() > 0
     assert page.evaluate("window.hacked") is None  # the hostile text was shown, not run

@@ -25,6 +25,7 @@ from serving import uvicorn_serving
 
 import canon
 from canon import CheckSettings, SearchSettings
+from canon.report.language import percent
 from canon.sources.fetch import FetchOptions
 from canon.uniqueness.web import provider_of, web_check
 
@@ -163,7 +164,7 @@ def test_a_web_check_from_the_check_page_shows_its_progress_and_result(
     assert stages == sorted(stages), said  # the stages in order, never back
     expected = _expected(web_served)
     headline = page.inner_text("#uniqueness")
-    assert headline == f"{expected.result.verdict.uniqueness * 100:.1f}%"
+    assert headline == percent(expected.result.verdict.uniqueness, "ru")
     copy = web_served.stand.url("/pages/copy.html")
     row = page.query_selector(f'table.sources tr:has(a[href="{copy}"])')
     assert row is not None and row.inner_text().count(copy) == 1
@@ -218,7 +219,7 @@ def test_a_web_only_server_checks_against_the_web_to_its_result(page, web_only: 
             )
         ),
     )
-    assert page.inner_text("#uniqueness") == f"{alone.result.verdict.uniqueness * 100:.1f}%"
+    assert page.inner_text("#uniqueness") == percent(alone.result.verdict.uniqueness, "ru")
     copy = web_only.stand.url("/pages/copy.html")
     assert page.query_selector(f'table.sources a[href="{copy}"]') is not None
     assert page.query_selector('main [lang="en"]') is None

@@ -17,6 +17,7 @@ import pytest
 
 import canon
 from canon import Index
+from canon.report.language import percent
 from canon.report.model import check_view
 from canon.sources.documents import Document
 
@@ -110,7 +111,7 @@ def test_compare_form_keeps_every_value_and_shows_the_result(page, served, examp
     table = canon.compare_table(first, second, [2, 3, 4], ["lemma", "stem"])
     body = page.inner_text("table.similarity")
     for k in (2, 3, 4):
-        assert f"{table.cell('stem', k).jaccard * 100:.1f}%" in body
+        assert percent(table.cell("stem", k).jaccard, "ru") in body
     assert not re.search(r"\braw\b", body)
     assert _in_view(page, "#result")
 
@@ -167,7 +168,7 @@ def test_check_headline_is_the_verdict_against_the_pass_mark(page, served, examp
     page.wait_for_selector("#uniqueness")
     expected = _check(served, draft, profiles=["lemma"], exclude=["nowhere.example", "re:^missing"],
                       skip_quotes=True, sentence_threshold=0.7, min_shared=4)  # fmt: skip
-    figure = f"{expected.verdict.uniqueness * 100:.1f}%"
+    figure = percent(expected.verdict.uniqueness, "ru")
     assert page.inner_text("#uniqueness") == figure
     passed = expected.verdict.uniqueness * 100 >= 10
     assert page.get_attribute("#uniqueness", "class") == ("pass" if passed else "fail")
@@ -234,7 +235,7 @@ def test_check_page_upload(page, served, examples_dir, tmp_path) -> None:
     page.click("button[type=submit]")
     page.wait_for_selector("#uniqueness")
     expected = _check(served, canon.read_source(str(path)).text)
-    assert page.inner_text("#uniqueness") == f"{expected.verdict.uniqueness * 100:.1f}%"
+    assert page.inner_text("#uniqueness") == percent(expected.verdict.uniqueness, "ru")
     assert "черновик.docx" in page.inner_text("#result table")
 
 

@@ -573,13 +573,18 @@ def _costs_from(
 def _latin_spaced(pieces: tuple[str, ...], mode: LatinMode) -> bool:
     """Whether ``pieces`` are single Latin letters, with nothing but invisible characters and
     marks between them, in a text that is not written in volapuk."""
-    first = pieces[0]
-    if mode.volapuk or not (first.isascii() and first.isalpha() and len(first) == 1):
+    if mode.volapuk:
         return False
-    letters = [_plain(p) for p in pieces]
-    return sum(1 for w in letters if w) >= _MIN_LATIN and all(
-        len(w) <= 1 and (not w or (w.isascii() and w.isalpha())) for w in letters
-    )
+    letters = 0
+    for piece in pieces:  # the first piece that is no Latin letter ends the look
+        if not (len(piece) == 1 and piece.isascii() and piece.isalpha()):
+            plain = _plain(piece)
+            if len(plain) > 1 or (plain and not (plain.isascii() and plain.isalpha())):
+                return False
+            if not plain:
+                continue
+        letters += 1
+    return letters >= _MIN_LATIN
 
 
 def _abbreviation(piece: str) -> bool:

@@ -15,8 +15,11 @@ kind out of the verdict:
   inside a new sentence is none of these.
 - **Weak sentences without their source.**  A sentence judged rewritten with a score below
   :data:`ALONE_SCORE` counts only if its source explains at least :data:`SUPPORT` of the
-  draft's letters and digits outside that sentence (by rewritten sentences and by runs of its
-  shingles of :data:`MIN_RUN_WORDS` words or more), or, at :data:`BACK_SCORE` or more, when
+  draft's letters and digits outside that sentence (by rewritten sentences and by runs of
+  its shingles of :data:`MIN_RUN_WORDS` words or more; for a sentence below
+  :data:`BACK_SCORE`, by sentences at :data:`BACK_SCORE` or more unless :data:`WEAK_BACKERS`
+  other sentences are rewritten from that source: two weak sentences do not back each other,
+  however short the draft), or, at :data:`BACK_SCORE` or more, when
   another sentence of the draft is rewritten from that source at :data:`BACK_SCORE` too or
   holds one of those runs: a text on the same story says a few of the same facts in similar
   words, at a modest score, while a rewrite of a source rewrites much of it.  A sentence
@@ -49,6 +52,7 @@ __all__ = [
     "MIN_COVER",
     "MIN_RUN_WORDS",
     "SUPPORT",
+    "WEAK_BACKERS",
     "backing",
     "short_runs",
     "supported",
@@ -63,6 +67,10 @@ SUPPORT = 0.2  # of the draft's letters, the share a source must explain to back
 # rewritten from its source at this score too, or holds a long run of it: of 204 new texts on
 # stories the index knows (four splits), none has two such sentences of one source.
 BACK_SCORE = 0.75
+# Weak sentences (below BACK_SCORE) back one another when this many others of the draft are
+# rewritten from their source: a synonymizer leaves every sentence of a copy weak, a text on
+# the same story says one or two of the same facts in similar words.
+WEAK_BACKERS = 2
 
 _WORD = regex.compile(r"[\p{L}\p{N}]+")
 
@@ -76,13 +84,19 @@ def supported(
     """The rewritten sentences of ``text`` that count, and the weak ones that do not: a
     sentence below ``ALONE_SCORE`` counts when one of its sources (each sentence lists its best
     few) explains at least ``SUPPORT`` of the draft's letters and digits outside it, by
-    rewritten sentences and by ``sources``' fragments (each source's long shingle fragments, by
+    rewritten sentences (at ``BACK_SCORE`` or more for a sentence below it, unless
+    ``WEAK_BACKERS`` others are rewritten from that source) and by
+    ``sources``' fragments (each source's long shingle fragments, by
     name); a weak sentence that holds one of those fragments is in neither list.  ``joined``:
     the words the canonical form read whole, for the draft's sentences as read."""
     explains = _explained(text, rewrites, sources)
+    by_fair = _explained(text, [r for r in rewrites if r.score >= BACK_SCORE], sources)
     total = max(int(counted(text).sum()), 1)
     runs = [f for fragments in sources.values() for f in fragments]
     backers = _backers(text, rewrites, sources, joined)
+    sentences: dict[str, set[int]] = {}
+    for rewrite in rewrites:
+        sentences.setdefault(rewrite.source, set()).add(rewrite.start)
 
     def backed(r: Rewrite) -> bool:
         """Whether ``r``'s source explains ``SUPPORT`` of the draft outside ``r``, or, for
@@ -90,7 +104,10 @@ def supported(
         at ``BACK_SCORE`` or more or holds a long run of it."""
         if r.score >= BACK_SCORE and backers.get(r.source, set()) - {r.start}:
             return True
-        mask = explains[r.source]
+        many = len(sentences.get(r.source, set()) - {r.start}) >= WEAK_BACKERS
+        mask = (explains if r.score >= BACK_SCORE or many else by_fair).get(r.source)
+        if mask is None:  # nothing of it but a weak sentence or two
+            return False
         elsewhere = int(mask.sum()) - int(mask[r.start : r.end].sum())
         return elsewhere >= SUPPORT * total
 

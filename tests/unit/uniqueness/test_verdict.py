@@ -17,7 +17,7 @@ import canon
 from canon import Fragment, Index
 from canon.errors import InputError, OptionError
 from canon.text.lemmatize import base_forms
-from canon.uniqueness.evidence import BACK_SCORE, supported
+from canon.uniqueness.evidence import BACK_SCORE, WEAK_BACKERS, supported
 from canon.uniqueness.rewrites import Rewrite
 from canon.uniqueness.verdict import counted, verdict_of
 
@@ -470,3 +470,19 @@ def test_two_fair_sentences_of_one_source_back_each_other() -> None:
     kept, weak = supported(text, [other], {"c": [run]})  # a long run of c elsewhere
     assert (kept, weak) == ((other,), ())
     assert supported(text, [_rewrite(text, sentences[9], "c", 0.96)], {})[0]  # strong alone
+
+
+def test_two_weak_sentences_of_one_source_do_not_back_each_other_three_do() -> None:
+    """A short text on the same story: two sentences of it rewritten weakly from one source
+    (below BACK_SCORE) explain far more than SUPPORT of it together, and still count for
+    nothing; a sentence at BACK_SCORE explains for a weak one; three weak ones of one source
+    (a synonymizer's copy) back one another."""
+    sentences = ["Сквер открыли в ноябре.", "Губернатор был на церемонии.", "Жители рады."]
+    text = " ".join(sentences)
+    weak = [_rewrite(text, sentences[n], "a", BACK_SCORE - 0.1) for n in range(3)]
+    assert supported(text, weak[:2], {}) == ((), tuple(weak[:2]))
+    fair = _rewrite(text, sentences[1], "a", BACK_SCORE)
+    kept, left = supported(text, [weak[0], fair], {})
+    assert set(kept) == {weak[0], fair} and left == ()
+    assert WEAK_BACKERS == 2
+    assert supported(text, weak, {}) == (tuple(weak), ())

@@ -140,7 +140,7 @@ def test_crawl_delay_spaces_the_requests(tmp_path: Path) -> None:
         asked = list(site.log.requests)
     gaps = [b - a for a, b in pairwise(starts[1:])]  # after robots.txt
     assert sorted(asked) == ["/", "/p/0", "/p/1", "/p/2", "/p/3", "/robots.txt"], asked
-    assert min(gaps) >= 0.24
+    assert min(gaps) >= 0.2  # 0.25 s apart when sent; the server may see them a little closer
 
 
 def test_normalization() -> None:
